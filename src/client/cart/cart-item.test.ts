@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addToCart,
+  cartCount,
+  cartTotal,
+  normalizeCart,
+  normalizeCartItem,
+  removeFromCart,
+  setQuantity,
+} from './cart-item.ts';
+
+const base = {
+  filePath: 'm_abc',
+  fileName: 'cube.stl',
+  color: '#007bff',
+  previewImage: '/api/models/m_abc/preview.png',
+  volumeCm3: 8,
+  dimensions: { x: 20, y: 20, z: 20 },
+};
+
+describe('normalisation on load (SPEC.md §4)', () => {
+  it('fills the defaults of SPEC.md §3', () => {
+    const item = normalizeCartItem({ ...base, id: 'a' })!;
+    expect(item).toMatchObject({ strength: 3, cost: 0, quantity: 1, notes: '' });
+  });
+
+  it('turns quantity below 1 into 1, strength outside 1-5 into 3 and cost into a number', () => {
+    const [a, b, c] = normalizeCart([
+      { ...base, id: 'a', quantity: 0, strength: 9, cost: '14.5' },
+      { ...base, id: 'b', quantity: -4, strength: 0, cost: 'abc' },
+      { ...base, id: 'c', quantity: 3, strength: 5, cost: 20 },
+    ]);
+    expect(a).toMatchObject({ quantity: 1, strength: 3, cost: 14.5 });
+    expect(b).toMatchObject({ quantity: 1, strength: 3, cost: 0 });
+    expect(c).toMatchObject({ quantity: 3, strength: 5, cost: 20 });
+  });
+
+  it('drops what is not a cart line and survives a non-array', () => {
+    expect(normalizeCart([null, 7, 'x', { ...base }])).toHaveLength(1);
+    expect(normalizeCart({ not: 'an array' })).toEqual([]);
+  });
+});
+
+describe('adding, changing and removing lines', () => {
+  it('merges a line identical in filePath, color and strength and updates its cost', () => {
+    let cart = addToCart([], { ...base, strength: 3, cost: 12, quantity: 1 });
+    cart = addToCart(cart, { ...base, strength: 3, cost: 13.5, quantity: 2 });
+    expect(cart).toHaveLength(1);
+    expect(cart[0]).toMatchObject({ quantity: 3, cost: 13.5 });
+  });
+
+  it('adds a new line when the color or strength differs', () => {
+    let cart = addToCart([], { ...base, strength: 3, cost: 12 });
+    cart = addToCart(cart, { ...base, strength: 4, cost: 15 });
+    cart = addToCart(cart, { ...base, color: '#dc3545', strength: 3, cost: 12 });
+    expect(cart).toHaveLength(3);
+    expect(cartCount(cart)).toBe(3);
+    expect(cartTotal(cart)).toBe(39);
+  });
+
+  it('sets a quantity, removes the line at 0 and ignores a negative or non-number', () => {
+    const cart = addToCart([], { ...base, cost: 12 });
+    const id = cart[0]!.id;
+    expect(setQuantity(cart, id, 4)[0]!.quantity).toBe(4);
+    expect(setQuantity(cart, id, 0)).toEqual([]);
+    expect(setQuantity(cart, id, -1)).toBe(cart);
+    expect(setQuantity(cart, id, Number.NaN)).toBe(cart);
+    expect(removeFromCart(cart, id)).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { DEFAULT_STRENGTH, isStrength } from '../../shared/catalog.ts';
+
+// The cart item of SPEC.md §3, kept in local storage under `printCart`, and its normalisation on load.
+
+export type Dimensions = { x: number; y: number; z: number };
+
+export type CartItem = {
+  id: string;
+  filePath: string;
+  fileName: string;
+  color: string;
+  strength: number;
+  cost: number;
+  quantity: number;
+  previewImage: string;
+  volumeCm3: number;
+  dimensions: Dimensions;
+  notes: string;
+};
+
+export type NewCartItem = Omit<CartItem, 'id' | 'strength' | 'cost' | 'quantity' | 'notes'> &
+  Partial<Pick<CartItem, 'strength' | 'cost' | 'quantity' | 'notes'>>;
+
+function toNumber(value: unknown, fallback = 0): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+function toText(value: unknown): string {
+  return typeof value === 'string' ? value : value == null ? '' : String(value);
+}
+
+/**
+ * One stored line made safe: quantity below 1 becomes 1, strength outside 1-5 becomes 3, cost a number.
+ * Returns null for something that is not a cart line at all.
+ */
+export function normalizeCartItem(raw: unknown): CartItem | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const r = raw as Record<string, unknown>;
+  const strength = toNumber(r.strength, DEFAULT_STRENGTH);
+  const quantity = Math.floor(toNumber(r.quantity, 1));
+  const dims = (r.dimensions && typeof r.dimensions === 'object' ? r.dimensions : {}) as Record<
+    string,
+    unknown
+  >;
+  return {
+    id: toText(r.id) || newItemId(),
+    filePath: toText(r.filePath),
+    fileName: toText(r.fileName),
+    color: toText(r.color),
+    strength: isStrength(strength) ? strength : DEFAULT_STRENGTH,
+    cost: toNumber(r.cost, 0),
+    quantity: Math.max(1, quantity),
+    previewImage: toText(r.previewImage),
+    volumeCm3: toNumber(r.volumeCm3, 0),
+    dimensions: { x: toNumber(dims.x), y: toNumber(dims.y), z: toNumber(dims.z) },
+    notes: toText(r.notes),
+  };
+}
+
+export function normalizeCart(raw: unknown): CartItem[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.map(normalizeCartItem).filter((i): i is CartItem => i !== null);
+}
+
+export function newItemId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `item-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+const sameLine = (a: Pick<CartItem, 'filePath' | 'color' | 'strength'>, b: typeof a) =>
+  a.filePath === b.filePath && a.color === b.color && a.strength === b.strength;
+
+/** Adds a line, or adds its quantity to the identical line (same file, color, strength) and updates its cost. */
+export function addToCart(items: CartItem[], add: NewCartItem): CartItem[] {
+  const incoming = normalizeCartItem({ ...add, id: newItemId() });
+  if (!incoming) return items;
+  const existing = items.find((i) => sameLine(i, incoming));
+  if (!existing) return [...items, incoming];
+  return items.map((i) =>
+    i === existing ? { ...i, quantity: i.quantity + incoming.quantity, cost: incoming.cost } : i,
+  );
+}
+
+/** Sets a line's quantity (a non-negative integer); 0 removes the line. */
+export function setQuantity(items: CartItem[], id: string, quantity: number): CartItem[] {
+  if (!Number.isFinite(quantity) || quantity < 0) return items;
+  const q = Math.floor(quantity);
+  if (q === 0) return items.filter((i) => i.id !== id);
+  return items.map((i) => (i.id === id ? { ...i, quantity: q } : i));
+}
+
+export function removeFromCart(items: CartItem[], id: string): CartItem[] {
+  return items.filter((i) => i.id !== id);
+}
+
+export function cartCount(items: CartItem[]): number {
+  return items.reduce((n, i) => n + i.quantity, 0);
+}
+
+export function cartTotal(items: CartItem[]): number {
+  return items.reduce((sum, i) => sum + i.cost * i.quantity, 0);
+}

@@ -1,0 +1,73 @@
+import { Link } from 'react-router';
+import { COLORS, STRENGTHS } from '../../shared/catalog.ts';
+import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+
+export default function FaqPage() {
+  useDocumentTitle('FAQ');
+  return (
+    <article className="page prose">
+      <h1>Frequently asked questions</h1>
+      <div className="faq">
+        <details open>
+          <summary>How much does a print cost?</summary>
+          <p>
+            The price depends on the amount of material and the printing time of your model at the strength
+            you choose; you see it the moment you upload. The minimum price is $12.00 per item. Prices exclude
+            taxes, which are confirmed at checkout.
+          </p>
+        </details>
+        <details>
+          <summary>Which files can I upload?</summary>
+          <p>
+            STL (.stl, binary or ASCII) and OBJ (.obj) files, up to 64 MB each. Models are read in
+            millimetres; if your model looks like it was designed in inches, we will offer to scale it for
+            you.
+          </p>
+        </details>
+        <details>
+          <summary>Which colors can I choose?</summary>
+          <ul className="color-list">
+            {COLORS.map((c) => (
+              <li key={c.hex}>
+                <span className="swatch" style={{ background: c.hex }} aria-hidden="true" /> {c.name}
+              </li>
+            ))}
+          </ul>
+        </details>
+        <details>
+          <summary>What does print strength mean?</summary>
+          <p>Strength sets how solid the inside of your print is, on a scale of 1 to 5:</p>
+          <ol className="strength-list">
+            {STRENGTHS.map((s) => (
+              <li key={s.level}>
+                <strong>{s.label}</strong> ({s.level}/5)
+              </li>
+            ))}
+          </ol>
+          <p>Hollow is lightest and cheapest; Solid is the strongest and heaviest.</p>
+        </details>
+        <details>
+          <summary>Where do you ship, and how fast?</summary>
+          <p>
+            We are based in Wisconsin, United States, and ship to the United States and Canada. Orders are
+            usually printed and shipped within 1 week.
+          </p>
+        </details>
+        <details>
+          <summary>Do I need an account?</summary>
+          <p>
+            Anyone can upload a model and see its price. To order, you need an account with a verified email
+            address; it lets you follow your orders, their status and tracking numbers.
+          </p>
+        </details>
+        <details>
+          <summary>My print arrived damaged or defective. What now?</summary>
+          <p>
+            Report defects within 7 days of receipt through the <Link to="/contact">contact form</Link>, with
+            your order number and a photo, and we will reprint or refund it.
+          </p>
+        </details>
+      </div>
+    </article>
+  );
+}

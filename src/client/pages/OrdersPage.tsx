@@ -1,0 +1,166 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { colorName, colorSwatch, statusLabel, strengthLabel } from '../../shared/catalog.ts';
+import { formatDate, formatMoney } from '../../shared/format.ts';
+import type { OrderItemPayload, OrderPayload } from '../../shared/orders.ts';
+import { errorText, getJson, readJson } from '../api.ts';
+import { MSG } from '../messages.ts';
+import { Alert } from '../ui/Alert.tsx';
+import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+
+const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
+
+type Viewing = { url: string; fileName: string; color: string };
+
+function StatusBadge({ status }: { status: string }) {
+  return <span className={`status-badge status-${status || 'unknown'}`}>{statusLabel(status)}</span>;
+}
+
+function Address({ order }: { order: OrderPayload }) {
+  if (!order.shipping_name && !order.shipping_line1) return null;
+  const cityLine = [order.shipping_city, order.shipping_state, order.shipping_postal_code]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <address className="shipping-address">
+      <strong>Ship to</strong>
+      {[order.shipping_name, order.shipping_line1, order.shipping_line2, cityLine, order.shipping_country]
+        .filter(Boolean)
+        .map((line) => (
+          <span key={line}>{line}</span>
+        ))}
+    </address>
+  );
+}
+
+function Item({ item, onView }: { item: OrderItemPayload; onView: (v: Viewing) => void }) {
+  return (
+    <li className="order-item">
+      <div className="thumb">
+        {item.preview_image_url ? (
+          <img src={item.preview_image_url} alt={`Preview of ${item.file_name}`} width="96" height="96" />
+        ) : (
+          <span className="no-preview">No Preview</span>
+        )}
+      </div>
+      <div className="order-item-body">
+        <p className="file-name">{item.file_name}</p>
+        <p className="meta">
+          Quantity: {item.quantity} · Color:{' '}
+          <span className="swatch small" style={{ background: colorSwatch(item.color) }} aria-hidden="true" />{' '}
+          {colorName(item.color)} · Strength: {strengthLabel(item.strength)} ({item.strength}/5) · Unit cost:{' '}
+          {formatMoney(item.cost)}
+        </p>
+        {item.notes && <p className="notes">Notes: {item.notes}</p>}
+      </div>
+      <div className="order-item-side">
+        <p className="line-total">{formatMoney(item.cost * item.quantity)}</p>
+        {item.unique_file_path && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() =>
+              onView({
+                url: `/api/models/${item.unique_file_path}/file`,
+                fileName: item.file_name,
+                color: item.color,
+              })
+            }
+          >
+            View 3D Model
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+export default function OrdersPage() {
+  useDocumentTitle('My Orders');
+  const [orders, setOrders] = useState<OrderPayload[] | null>(null);
+  const [error, setError] = useState('');
+  const [viewing, setViewing] = useState<Viewing | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    (async () => {
+      try {
+        const res = await getJson('/api/get_orders.php', { signal: controller.signal });
+        if (!res.ok) {
+          const data = await readJson(res);
+          setError(errorText(data) ?? MSG.ordersFailed(res.statusText, res.status));
+          return;
+        }
+        const data: unknown = await res.json();
+        if (!Array.isArray(data)) {
+          setError(MSG.ordersBadData);
+          return;
+        }
+        setOrders(data as OrderPayload[]);
+      } catch (err) {
+        if (!controller.signal.aborted) setError(err instanceof Error ? err.message : MSG.network);
+      }
+    })();
+    return () => controller.abort();
+  }, []);
+
+  return (
+    <section className="page orders-page" aria-labelledby="orders-title">
+      <h1 id="orders-title">My Orders</h1>
+      {error ? (
+        <Alert kind="error">{error}</Alert>
+      ) : orders === null ? (
+        <p className="loading" role="status">
+          {MSG.ordersLoading}
+        </p>
+      ) : orders.length === 0 ? (
+        <p className="empty">{MSG.ordersEmpty}</p>
+      ) : (
+        <ol className="order-list">
+          {orders.map((order) => (
+            <li key={order.id} className="card order-card">
+              <header className="order-head">
+                <h2>Order #{order.id}</h2>
+                <StatusBadge status={order.status} />
+              </header>
+              <dl className="order-facts">
+                <div>
+                  <dt>Placed</dt>
+                  <dd>{formatDate(order.created_at)}</dd>
+                </div>
+                <div>
+                  <dt>Items</dt>
+                  <dd>{order.items.reduce((n, i) => n + i.quantity, 0)}</dd>
+                </div>
+                <div>
+                  <dt>Total</dt>
+                  <dd>{formatMoney(order.total_amount, order.currency)}</dd>
+                </div>
+                {order.status === 'shipped' && order.tracking_number && (
+                  <div>
+                    <dt>Tracking number</dt>
+                    <dd className="tracking">{order.tracking_number}</dd>
+                  </div>
+                )}
+              </dl>
+              <Address order={order} />
+              {order.items.length === 0 ? (
+                <p className="empty">{MSG.ordersNoItems}</p>
+              ) : (
+                <ul className="order-items">
+                  {order.items.map((item) => (
+                    <Item key={item.item_id} item={item} onView={setViewing} />
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+      {viewing && (
+        <Suspense fallback={null}>
+          <ViewerModal {...viewing} onClose={() => setViewing(null)} />
+        </Suspense>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { getJson } from '../api.ts';
+import { clearCart } from '../cart/cart-store.ts';
+import { checkSession, fetchIsAdmin, INITIAL_SESSION, type SessionState } from './session-machine.ts';
+
+type SessionApi = SessionState & {
+  /** After a successful login: sets the user, then asks whether they are an admin. */
+  loggedIn(username: string): Promise<void>;
+  /** Calls the server and clears the user, the admin flag and the cart even if the call fails. */
+  logout(): Promise<void>;
+};
+
+const SessionContext = createContext<SessionApi | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>(INITIAL_SESSION);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    checkSession(controller.signal).then((result) => {
+      // Results are ignored once the view is gone.
+      if (!controller.signal.aborted) setState({ ...result, loading: false });
+    });
+    return () => controller.abort();
+  }, []);
+
+  const loggedIn = useCallback(async (username: string) => {
+    setState({ username, isAdmin: false, loading: false });
+    const isAdmin = await fetchIsAdmin();
+    setState((s) => (s.username === username ? { ...s, isAdmin } : s));
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await getJson('/api/logout.php');
+    } catch (err) {
+      console.warn('Logout call failed:', err);
+    }
+    clearCart();
+    setState({ username: null, isAdmin: false, loading: false });
+  }, []);
+
+  const value = useMemo(() => ({ ...state, loggedIn, logout }), [state, loggedIn, logout]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionApi {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}

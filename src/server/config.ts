@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting comes from the environment, read once and validated here; a wrong value stops start-up
+// with a message naming the variable.
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => v || undefined)
+  .pipe(z.url().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  SHOP_NAME: z.string().min(1).default('Badger Print Co.'),
+  SHOP_EMAIL: z.email().default('shop@localhost'),
+  MAIL_FROM: z.string().min(1).optional(),
+  SMTP_URL: optionalUrl,
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_BASE: optionalUrl,
+  UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(72),
+  BUILD_VOLUME_MM: z
+    .string()
+    .regex(/^\d+(\.\d+)?x\d+(\.\d+)?x\d+(\.\d+)?$/, 'expected WxDxH in mm, e.g. 256x256x256')
+    .default('256x256x256'),
+  RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  CLIENT_DIR: z.string().optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const [bx, by, bz] = e.BUILD_VOLUME_MM.split('x').map(Number) as [number, number, number];
+  const port = e.PORT;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port || 3000}`).replace(/\/+$/, '');
+  return {
+    env: e.NODE_ENV,
+    port,
+    host: e.HOST,
+    dataDir,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https://'),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    shopName: e.SHOP_NAME,
+    shopEmail: e.SHOP_EMAIL,
+    mailFrom: e.MAIL_FROM ?? `${e.SHOP_NAME} <${e.SHOP_EMAIL}>`,
+    smtpUrl: e.SMTP_URL,
+    stripe: e.STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+          apiBase: e.STRIPE_API_BASE,
+        }
+      : undefined,
+    uploadRetentionMs: e.UPLOAD_RETENTION_HOURS * 3600_000,
+    buildVolumeMm: { x: bx, y: by, z: bz },
+    rateLimitScale: e.RATE_LIMIT_SCALE,
+    clientDir: path.resolve(e.CLIENT_DIR ?? 'dist/client'),
+    filesDir: path.join(dataDir, 'files'),
+    outboxDir: path.join(dataDir, 'outbox'),
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}

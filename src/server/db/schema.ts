@@ -1,0 +1,234 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// One schema for PGlite and PostgreSQL. Money is integer cents; times are timestamptz.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Email verification and password reset tokens: only the SHA-256 hash is kept. */
+export const emailTokens = pgTable(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user_idx').on(t.userId, t.purpose)],
+);
+
+/** An uploaded, analysed model. A visitor's models belong to their browser until they log in. */
+export const models = pgTable(
+  'models',
+  {
+    id: text('id').primaryKey(),
+    ownerUserId: integer('owner_user_id').references(() => users.id, { onDelete: 'set null' }),
+    ownerVisitorHash: text('owner_visitor_hash'),
+    contentHash: text('content_hash').notNull(),
+    fileName: text('file_name').notNull(),
+    format: text('format').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    previewKey: text('preview_key'),
+    scale: doublePrecision('scale').notNull().default(1),
+    triangles: integer('triangles').notNull(),
+    volumeMm3: doublePrecision('volume_mm3').notNull(),
+    areaMm2: doublePrecision('area_mm2').notNull(),
+    dimX: doublePrecision('dim_x').notNull(),
+    dimY: doublePrecision('dim_y').notNull(),
+    dimZ: doublePrecision('dim_z').notNull(),
+    watertight: boolean('watertight').notNull(),
+    warnings: jsonb('warnings').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('models_owner_user_idx').on(t.ownerUserId),
+    index('models_owner_visitor_idx').on(t.ownerVisitorHash),
+    index('models_content_hash_idx').on(t.contentHash),
+    index('models_created_idx').on(t.createdAt),
+  ],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status').notNull().default('pending'),
+    totalCents: integer('total_cents').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    trackingNumber: text('tracking_number'),
+    shippingName: text('shipping_name'),
+    shippingLine1: text('shipping_line1'),
+    shippingLine2: text('shipping_line2'),
+    shippingCity: text('shipping_city'),
+    shippingState: text('shipping_state'),
+    shippingPostalCode: text('shipping_postal_code'),
+    shippingCountry: text('shipping_country'),
+    paymentProvider: text('payment_provider'),
+    paymentSessionId: text('payment_session_id'),
+    paymentIntentId: text('payment_intent_id'),
+    amountPaidCents: integer('amount_paid_cents'),
+    /** A fingerprint of the priced cart, so a double click reuses one open session. */
+    cartHash: text('cart_hash'),
+    /** Why staff must look at this order (e.g. paid amount differs): a refund may be due. */
+    flag: text('flag'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.createdAt),
+    uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
+    index('orders_status_idx').on(t.status),
+    check('orders_total_nonnegative', sql`${t.totalCents} >= 0`),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    modelId: text('model_id').references(() => models.id),
+    fileName: text('file_name').notNull(),
+    color: text('color').notNull(),
+    strength: smallint('strength').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPriceCents: integer('unit_price_cents').notNull(),
+    lineTotalCents: integer('line_total_cents').notNull(),
+    notes: text('notes').notNull().default(''),
+    breakdown: jsonb('breakdown').$type<Record<string, number>>(),
+  },
+  (t) => [
+    index('order_items_order_idx').on(t.orderId),
+    check('order_items_quantity_positive', sql`${t.quantity} > 0`),
+    check('order_items_strength_range', sql`${t.strength} between 1 and 5`),
+  ],
+);
+
+/** Every status change: who, when, from, to. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    actor: text('actor').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId)],
+);
+
+/** Payment provider events, stored by their id so each is applied at most once. */
+export const paymentEvents = pgTable('payment_events', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  type: text('type').notNull(),
+  orderId: integer('order_id').references(() => orders.id),
+  outcome: text('outcome'),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const contactMessages = pgTable('contact_messages', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull(),
+  message: text('message').notNull(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  handledAt: timestamp('handled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export type OutboxMail = { to: string; subject: string; text: string; html: string; replyTo?: string };
+
+/** Durable outbox: mail is written here in the same transaction as its cause and sent by a worker. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull().default('mail'),
+    payload: jsonb('payload').$type<OutboxMail>().notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'dead'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** Admin-editable shop settings (one row, id = 1); values missing here fall back to defaults in code. */
+export const settings = pgTable('settings', {
+  id: integer('id').primaryKey(),
+  pricing: jsonb('pricing').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedBy: integer('updated_by').references(() => users.id),
+});
+
+export type User = typeof users.$inferSelect;
+export type Model = typeof models.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type OrderItem = typeof orderItems.$inferSelect;

@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ZodError } from 'zod';
+
+/** A known, user-facing failure: its message is shown to the client as it is. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const CLIENT_MESSAGES: Record<number, string> = {
+  400: 'The request is not valid.',
+  404: 'Not found.',
+  405: 'Method not allowed.',
+  413: 'The request is too large.',
+  415: 'Unsupported content type: send JSON.',
+  429: 'Too many requests. Please wait before trying again.',
+};
+
+/** The first zod issue as one readable sentence, e.g. "email: Invalid email address". */
+export function describeZodError(err: ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'The request is not valid.';
+  const where = issue.path.join('.');
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** One error handler: 4xx say what was wrong, 5xx say nothing more than that and are logged with the request id. */
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError | HttpError | ZodError, req, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.statusCode).headers(err.headers).send({ error: err.message });
+    }
+    if (err instanceof ZodError) {
+      return reply.code(400).send({ error: describeZodError(err) });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
+    }
+    if (status === 429) return reply.code(429).send({ error: err.message || CLIENT_MESSAGES[429] });
+    // Fastify's own 4xx (bad JSON, body too large, media type): a generic text, never parser internals.
+    const message =
+      err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The request body is empty.' : CLIENT_MESSAGES[status];
+    return reply.code(status).send({ error: message ?? 'The request is not valid.' });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ error: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` });
+  });
+});

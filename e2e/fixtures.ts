@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+export type Shop = {
+  baseURL: string;
+  dataDir: string;
+  /** Mails the shop wrote to its outbox (DATA_DIR/outbox/*.eml), oldest first, as raw text. */
+  mails(): string[];
+};
+
+export const test = base.extend<{ shop: Shop }>({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  shop: async ({}, use) => {
+    const dataDir = process.env.E2E_DATA_DIR ?? '';
+    const outbox = path.join(dataDir, 'outbox');
+    await use({
+      baseURL: process.env.E2E_BASE_URL ?? '',
+      dataDir,
+      mails: () =>
+        fs.existsSync(outbox)
+          ? fs
+              .readdirSync(outbox)
+              .filter((f) => f.endsWith('.eml'))
+              .sort()
+              .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'))
+          : [],
+    });
+  },
+  page: async ({ page }, use) => {
+    // A page error or console error fails the journey.
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+    page.on('console', (msg) => {
+      // A 401 is how the server says "logged out": the browser logs it, the shop does not care.
+      if (msg.type() === 'error' && !/status of 401/.test(msg.text())) problems.push(`console.error: ${msg.text()}`);
+    });
+    await use(page);
+    expect(problems, 'errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** Runs axe on the page and fails on any serious or critical violation. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    `accessibility on ${page.url()}`,
+  ).toEqual([]);
+}

@@ -8,4 +8,10 @@ export type AppContext = {
   db: Db;
   /** The current time; tests move it forward to expire tokens and sessions. */
   now: () => Date;
+  /**
+   * Wakes the outbox worker: call `ctx.outbox?.poke()` after committing a transaction that queued mail
+   * (jobs/outbox-repository.ts enqueueMail). Absent in contexts built by hand (tests, CLI): the worker's
+   * one-second poll sends the mail anyway.
+   */
+  outbox?: { poke(): void };
 };

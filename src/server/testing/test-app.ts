@@ -19,7 +19,10 @@ export type TestApp = {
 };
 
 /** The whole app on its own database and data directory, with a clock tests can move. */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-app-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -31,7 +34,12 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const database = await openTestDatabase();
   let offset = 0;
-  const app = await buildApp({ config, database, now: () => new Date(Date.now() + offset) });
+  const app = await buildApp({
+    config,
+    database,
+    now: () => new Date(Date.now() + offset),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await app.ready();
   return {
     app,

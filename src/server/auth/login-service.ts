@@ -1,0 +1,39 @@
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/schema.ts';
+import { HttpError } from '../plugins/error-handler.ts';
+import type { AttemptLimiter } from './login-throttle.ts';
+import { throttleKey } from './login-throttle.ts';
+import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from './passwords.ts';
+import { MSG } from './schemas.ts';
+import { findUserByLogin, updatePasswordHash } from './users-repository.ts';
+
+/**
+ * Checks a username (or email) and password. Unknown user and wrong password are the same 401, and take
+ * the same time (a dummy hash is verified). The right password for an unverified account is a 403. Too
+ * many failures for one username is a 429 with Retry-After until the window passes.
+ */
+export async function authenticate(
+  ctx: AppContext,
+  limiter: AttemptLimiter,
+  input: { login: string; password: string },
+): Promise<User> {
+  const key = throttleKey(input.login);
+  const waitMs = await limiter.blockedFor(key, ctx.now());
+  if (waitMs > 0) {
+    throw new HttpError(429, MSG.loginThrottled, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+  }
+  const user = await findUserByLogin(ctx.db, input.login);
+  const ok = user
+    ? await verifyPassword(user.passwordHash, input.password)
+    : await verifyDummyPassword(input.password);
+  if (!user || !ok) {
+    await limiter.recordFailure(key, ctx.now());
+    throw new HttpError(401, MSG.loginInvalid);
+  }
+  if (!user.emailVerifiedAt) throw new HttpError(403, MSG.notVerified);
+  await limiter.reset(key);
+  if (needsRehash(user.passwordHash)) {
+    await updatePasswordHash(ctx.db, user.id, await hashPassword(input.password), ctx.now());
+  }
+  return user;
+}

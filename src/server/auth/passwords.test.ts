@@ -1,0 +1,63 @@
+import { hash } from '@node-rs/argon2';
+import { describe, expect, it } from 'vitest';
+import { MemoryAttemptLimiter } from './login-throttle.ts';
+import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from './passwords.ts';
+import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
+
+describe('passwords (SECURITY.md 3)', () => {
+  it('hash with argon2id, m=19456 KiB, t=2, p=1, a fresh salt each time', async () => {
+    const a = await hashPassword('hunter22');
+    const b = await hashPassword('hunter22');
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword(a, 'hunter22')).toBe(true);
+    expect(await verifyPassword(a, 'hunter23')).toBe(false);
+    expect(await verifyPassword('not a hash', 'hunter22')).toBe(false);
+    expect(await verifyDummyPassword('hunter22')).toBe(false);
+  });
+
+  it('flag weaker hashes for a rehash at the next login', async () => {
+    expect(needsRehash(await hashPassword('x'))).toBe(false);
+    expect(needsRehash(await hash('x', { memoryCost: 4096, timeCost: 1, parallelism: 1 }))).toBe(true);
+    expect(needsRehash('$2b$10$bcrypt-hash')).toBe(true);
+  });
+});
+
+describe('tokens', () => {
+  it('are 32 random bytes in base64url, stored as their SHA-256', () => {
+    const { token, hash: digest } = newToken();
+    expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    expect(isWellFormedToken(token)).toBe(true);
+    expect(digest).toBe(hashToken(token));
+    expect(digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(newToken().token).not.toBe(token);
+    for (const bad of [undefined, 42, '', 'short', `${token}x`, `${token.slice(0, 42)}=`]) {
+      expect(isWellFormedToken(bad)).toBe(false);
+    }
+  });
+});
+
+describe('MemoryAttemptLimiter', () => {
+  it('blocks after max failures in the window, until the oldest leaves it; reset forgets', async () => {
+    const limiter = new MemoryAttemptLimiter({ max: 3, windowMs: 1000 });
+    const at = (ms: number) => new Date(ms);
+    await limiter.recordFailure('k', at(0));
+    await limiter.recordFailure('k', at(100));
+    expect(await limiter.blockedFor('k', at(200))).toBe(0);
+    await limiter.recordFailure('k', at(200));
+    expect(await limiter.blockedFor('k', at(300))).toBe(700);
+    expect(await limiter.blockedFor('other', at(300))).toBe(0);
+    expect(await limiter.blockedFor('k', at(1000))).toBe(0);
+    await limiter.recordFailure('k', at(1000));
+    expect(await limiter.blockedFor('k', at(1050))).toBe(50);
+    await limiter.reset('k');
+    expect(await limiter.blockedFor('k', at(1050))).toBe(0);
+  });
+
+  it('keeps at most maxKeys keys', async () => {
+    const limiter = new MemoryAttemptLimiter({ max: 1, windowMs: 1000, maxKeys: 2 });
+    for (const k of ['a', 'b', 'c']) await limiter.recordFailure(k, new Date(0));
+    expect(await limiter.blockedFor('a', new Date(1))).toBe(0);
+    expect(await limiter.blockedFor('c', new Date(1))).toBe(999);
+  });
+});

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
+import type { AppContext } from '../../context.ts';
+import { methodNotAllowed, NO_STORE, parseBody, rateLimit } from '../http.ts';
+import { authenticate } from '../login-service.ts';
+import type { AttemptLimiter } from '../login-throttle.ts';
+import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';
+import { readSessionToken, setSessionCookie } from '../session-plugin.ts';
+import { createSession, endSession } from '../session-service.ts';
+
+/** Called after a successful login, e.g. to move a visitor's uploads to the account. */
+export type OnLogin = (userId: number, req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+const body = z.object({
+  username: z.string().trim().max(MAX_EMAIL_LENGTH, MSG.loginInvalid),
+  password: z.string().max(MAX_PASSWORD_LENGTH, MSG.loginInvalid),
+});
+
+const URL = '/api/login.php';
+
+/** POST /api/login.php {username, password} (username or email) -> {message, username} + a new session cookie. */
+export function loginRoute(
+  app: FastifyInstance,
+  ctx: AppContext,
+  deps: { limiter: AttemptLimiter; onLogin?: OnLogin | undefined },
+) {
+  app.post(
+    URL,
+    {
+      config: {
+        rateLimit: rateLimit(ctx.config, {
+          max: 20,
+          windowMs: 15 * 60_000,
+          message: 'Too many login attempts from your location. Please wait a while before trying again.',
+        }),
+      },
+    },
+    async (req, reply) => {
+      const input = parseBody(body, req.body, {
+        fields: ['username', 'password'],
+        message: MSG.loginRequired,
+      });
+      const user = await authenticate(ctx, deps.limiter, { login: input.username, password: input.password });
+      // Rotation: the session the browser had (if any) ends; a new id is issued (SECURITY.md 8).
+      await endSession(ctx, readSessionToken(req, ctx.config));
+      const session = await createSession(ctx, user.id);
+      setSessionCookie(reply, ctx.config, session.token);
+      req.log.info({ userId: user.id }, 'logged in');
+      if (deps.onLogin) {
+        try {
+          await deps.onLogin(user.id, req, reply);
+        } catch (err) {
+          // The login itself succeeded; what follows it must not undo it.
+          req.log.error({ err, userId: user.id }, 'after-login hook failed');
+        }
+      }
+      return reply.header('cache-control', NO_STORE).send({ message: MSG.loggedIn, username: user.username });
+    },
+  );
+  methodNotAllowed(app, URL, ['POST']);
+}

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { methodNotAllowed, NO_STORE } from '../http.ts';
+import { MSG } from '../schemas.ts';
+import { clearSessionCookie, getSessionUser, readSessionToken } from '../session-plugin.ts';
+import { endSession } from '../session-service.ts';
+
+/** GET check_session.php, GET get_user_role.php, GET logout.php (SPEC.md §7). */
+export function sessionRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get('/api/check_session.php', async (req, reply) => {
+    reply.header('cache-control', NO_STORE);
+    const user = await getSessionUser(req);
+    if (!user) {
+      // A cookie that no longer names a session is dropped.
+      if (readSessionToken(req, ctx.config) !== undefined) clearSessionCookie(reply, ctx.config);
+      return reply.code(401).send({ loggedIn: false });
+    }
+    return { loggedIn: true, username: user.username };
+  });
+  methodNotAllowed(app, '/api/check_session.php', ['GET']);
+
+  app.get('/api/get_user_role.php', async (req, reply) => {
+    reply.header('cache-control', NO_STORE);
+    const user = await getSessionUser(req);
+    if (!user) return reply.code(401).send({ isAdmin: false, error: MSG.notLoggedIn });
+    return { isAdmin: user.isAdmin };
+  });
+  methodNotAllowed(app, '/api/get_user_role.php', ['GET']);
+
+  // SPEC.md §7 makes logout a GET. It only ends the caller's own session, so a cross-site GET can do no
+  // more than log someone out; POST is accepted too (and origin-checked) for clients that prefer it.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/api/logout.php',
+    handler: async (req, reply) => {
+      await endSession(ctx, readSessionToken(req, ctx.config));
+      clearSessionCookie(reply, ctx.config);
+      return reply.header('cache-control', NO_STORE).send({ message: MSG.loggedOut });
+    },
+  });
+  methodNotAllowed(app, '/api/logout.php', ['GET', 'POST']);
+}

@@ -1,0 +1,278 @@
+// Mesh analysis benchmark: `npx tsx bench/mesh.bench.ts` (or `npm run bench mesh`).
+//
+// On generated ~64 MB files (binary STL, ASCII STL, OBJ of a closed sphere, written to the temp
+// folder and deleted at the end), in one warm process: our analyzer (median of several runs) against
+// two baselines timed in the same run, (a) three.js's STLLoader / OBJLoader plus a plain volume loop,
+// (b) just reading the file in 1 MiB chunks. Also the cost of the watertight check, the volume's
+// accuracy against a double-double reference, and the memory each needs (measured in a child
+// process each, as peak RSS). Targets are printed as information; the exit code does not judge them.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { createMeshAnalyzer, detectFormat, type MeshAnalysis, type MeshFormat } from '../src/mesh/index.ts';
+import { createParser } from '../src/mesh/parse.ts';
+import { exactVolume6 } from '../src/mesh/testing/exact.ts';
+import { bigAsciiStl, bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
+import type { TriangleSink } from '../src/mesh/types.ts';
+
+const MiB = 1 << 20;
+const FILE_BYTES = 64 * MiB;
+const CHUNK = MiB;
+const RUNS = 5;
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+interface Case {
+  name: string;
+  file: string;
+  ext: 'stl' | 'obj';
+  format: MeshFormat;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Reads the file in 1 MiB chunks, handing each to fn. */
+function readChunks(file: string, fn: (chunk: Uint8Array) => void): number {
+  const fd = fs.openSync(file, 'r');
+  const buffer = new Uint8Array(CHUNK);
+  let position = 0;
+  try {
+    for (;;) {
+      const n = fs.readSync(fd, buffer, 0, CHUNK, position);
+      if (n === 0) break;
+      fn(buffer.subarray(0, n));
+      position += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return position;
+}
+
+function analyse(c: Case, topology: boolean): MeshAnalysis {
+  const size = fs.statSync(c.file).size;
+  const analyzer = createMeshAnalyzer(c.format, { totalSize: size, topology });
+  let first = true;
+  readChunks(c.file, (chunk) => {
+    if (first) {
+      detectFormat(chunk, size, c.ext);
+      first = false;
+    }
+    analyzer.push(chunk);
+  });
+  return analyzer.finish();
+}
+
+function time<T>(fn: () => T): [number, T] {
+  const t0 = performance.now();
+  const value = fn();
+  return [performance.now() - t0, value];
+}
+
+/** three.js: read, parse, then sum the signed volume of the positions it returns. */
+function threeRun(c: Case): number {
+  const bytes = fs.readFileSync(c.file);
+  const positions: ArrayLike<number>[] = [];
+  if (c.ext === 'stl') {
+    const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    positions.push(new STLLoader().parse(buffer).getAttribute('position').array);
+  } else {
+    const group = new OBJLoader().parse(new TextDecoder().decode(bytes));
+    group.traverse((o) => {
+      const geometry = (o as { geometry?: { getAttribute(n: string): { array: ArrayLike<number> } } })
+        .geometry;
+      if (geometry) positions.push(geometry.getAttribute('position').array);
+    });
+  }
+  let volume = 0;
+  for (const p of positions) {
+    for (let k = 0; k + 8 < p.length; k += 9) {
+      const ax = p[k]!;
+      const ay = p[k + 1]!;
+      const az = p[k + 2]!;
+      const bx = p[k + 3]!;
+      const by = p[k + 4]!;
+      const bz = p[k + 5]!;
+      const cx = p[k + 6]!;
+      const cy = p[k + 7]!;
+      const cz = p[k + 8]!;
+      volume += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
+    }
+  }
+  return Math.abs(volume) / 6000;
+}
+
+/** The exact (double-double) volume of the file's triangles, in cm3. */
+function exactVolume(c: Case): number {
+  const chunks: Float64Array[] = [];
+  const sink: TriangleSink = { triangles: (p, _ids, n) => void chunks.push(p.slice(0, 9 * n)) };
+  const parser = createParser(c.format, sink);
+  readChunks(c.file, (chunk) => parser.push(chunk));
+  parser.finish();
+  const all = new Float64Array(chunks.reduce((n, a) => n + a.length, 0));
+  let k = 0;
+  for (const a of chunks) {
+    all.set(a, k);
+    k += a.length;
+  }
+  return Math.abs(exactVolume6(all)) / 6000;
+}
+
+interface ChildReport {
+  ms: number;
+  volume: number;
+  rssBefore: number;
+  peakRss: number;
+}
+
+/** Child process: one kind of run on one file, reporting time and peak memory as JSON. */
+function child(kind: string, c: Case): void {
+  gc();
+  const rssBefore = process.memoryUsage.rss();
+  const runs = kind === 'three' && c.ext === 'obj' ? 1 : kind === 'three' ? 3 : 1;
+  const times: number[] = [];
+  let volume = 0;
+  for (let r = 0; r < runs; r++) {
+    const [ms, v] = time(() => (kind === 'three' ? threeRun(c) : analyse(c, true).volumeCm3));
+    times.push(ms);
+    volume = v;
+  }
+  const report: ChildReport = {
+    ms: median(times),
+    volume,
+    rssBefore,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+function runChild(kind: string, c: Case): ChildReport {
+  const self = fileURLToPath(import.meta.url);
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, self, '--child', kind, c.name, c.file, c.ext, c.format],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  if (r.status !== 0 || !line.startsWith('{')) throw new Error(`child ${kind} ${c.name} failed: ${r.stderr}`);
+  return JSON.parse(line) as ChildReport;
+}
+
+const mb = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+const ms = (t: number) => `${t.toFixed(0)} ms`;
+const verdict = (ok: boolean) => (ok ? 'target holds' : 'TARGET MISSED');
+
+function writeFile(file: string, chunks: Iterable<Uint8Array>): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (const chunk of chunks) fs.writeSync(fd, chunk);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function main(): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mesh-bench-'));
+  const cases: Case[] = [
+    { name: 'binary STL', file: path.join(dir, 'sphere-binary.stl'), ext: 'stl', format: 'stl-binary' },
+    { name: 'ASCII STL', file: path.join(dir, 'sphere-ascii.stl'), ext: 'stl', format: 'stl-ascii' },
+    { name: 'OBJ', file: path.join(dir, 'sphere.obj'), ext: 'obj', format: 'obj' },
+  ];
+  const generators = [bigBinaryStl, bigAsciiStl, bigObj];
+  const started = performance.now();
+  try {
+    console.log(`Node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} warm runs each (median)\n`);
+    cases.forEach((c, k) => {
+      writeFile(c.file, generators[k]!(FILE_BYTES));
+    });
+    for (const c of cases) {
+      const size = fs.statSync(c.file).size;
+      console.log(`== ${c.name}: ${(size / 1e6).toFixed(1)} MB`);
+      // Warm up, then measure.
+      const analysis = analyse(c, true);
+      analyse(c, false);
+      readChunks(c.file, () => {});
+      const read: number[] = [];
+      const full: number[] = [];
+      const plain: number[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        gc();
+        read.push(time(() => readChunks(c.file, () => {}))[0]);
+        gc();
+        full.push(time(() => analyse(c, true))[0]);
+        gc();
+        plain.push(time(() => analyse(c, false))[0]);
+      }
+      const tRead = median(read);
+      const tFull = median(full);
+      const tPlain = median(plain);
+      const three = runChild('three', c);
+      const memory = runChild('ours', c);
+      const exact = exactVolume(c);
+      const extra = memory.peakRss - memory.rssBefore;
+      const ratio = three.ms / tFull;
+      console.log(
+        `  triangles ${analysis.triangles}, watertight ${analysis.watertight}, ${analysis.volumeCm3.toFixed(4)} cm3`,
+      );
+      console.log(
+        `  read in 1 MiB chunks   ${ms(tRead).padStart(8)}   ${(size / 1e6 / (tRead / 1000)).toFixed(0)} MB/s`,
+      );
+      console.log(
+        `  analysis, no topology  ${ms(tPlain).padStart(8)}   ${(size / 1e6 / (tPlain / 1000)).toFixed(0)} MB/s`,
+      );
+      console.log(
+        `  analysis + watertight  ${ms(tFull).padStart(8)}   ${(size / 1e6 / (tFull / 1000)).toFixed(0)} MB/s`,
+      );
+      console.log(
+        `  three.js + volume loop ${ms(three.ms).padStart(8)}   (${c.ext === 'obj' ? '1 run' : 'median of 3'}, peak RSS ${mb(three.peakRss)})`,
+      );
+      console.log(
+        `  memory (child process) peak RSS ${mb(memory.peakRss)}, extra ${mb(extra)} over ${mb(memory.rssBefore)}`,
+      );
+      const relOurs = Math.abs(analysis.volumeCm3 - exact) / exact;
+      const relThree = Math.abs(three.volume - exact) / exact;
+      console.log(
+        `  volume vs exact        ours ${relOurs.toExponential(2)}, three.js ${relThree.toExponential(2)} (relative error)`,
+      );
+      console.log(`  ratios: ${(tFull / tRead).toFixed(1)}x reading, three.js / ours ${ratio.toFixed(1)}x`);
+      const memoryTarget = c.ext === 'stl' ? 64 * MiB : 128 * MiB;
+      const speedTarget =
+        c.format === 'stl-binary'
+          ? `<= 3x reading (${(tPlain / tRead).toFixed(1)}x without / ${(tFull / tRead).toFixed(1)}x with topology): ${verdict(tPlain <= 3 * tRead)}; ` +
+            `>= 8x three.js: ${verdict(ratio >= 8)}`
+          : c.format === 'stl-ascii'
+            ? `>= 4x three.js: ${verdict(ratio >= 4)}`
+            : `>= 15x three.js: ${verdict(ratio >= 15)}`;
+      console.log(`  targets: ${speedTarget}`);
+      console.log(
+        `           watertight check adds ${ms(tFull - tPlain)} (<= 300 ms: ${verdict(tFull - tPlain <= 300)}); ` +
+          `extra memory ${mb(extra)} (<= ${mb(memoryTarget)}: ${verdict(extra <= memoryTarget)}); ` +
+          `volume within 1e-9: ${verdict(relOurs <= 1e-9)}\n`,
+      );
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (process.argv[2] === '--child') {
+  const [, , , kind, name, file, ext, format] = process.argv;
+  child(kind!, { name: name!, file: file!, ext: ext as 'stl' | 'obj', format: format as MeshFormat });
+} else {
+  main();
+}

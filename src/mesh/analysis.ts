@@ -1,0 +1,116 @@
+// The analyzer the server runs: chunks in, MeshAnalysis out (or a MeshError).
+
+import { CollectSink, TeeSink } from './collect.ts';
+import { detectFormat } from './detect.ts';
+import { MeshError } from './errors.ts';
+import { Geometry, type GeometryResult } from './geometry.ts';
+import { MeasureSink } from './measure.ts';
+import { createParser, type FormatParser } from './parse.ts';
+import { HEADER_BYTES, RECORD_BYTES } from './stl-binary.ts';
+import { Topology, type TopologyResult } from './topology.ts';
+import type { MeshAnalysis, MeshExtension, MeshFormat } from './types.ts';
+
+export interface AnalyzerOptions {
+  /** Weld vertices and count edges for the watertight check (default true; off only to measure its cost). */
+  topology?: boolean;
+  /** The file's size, if known: presizes the tables of a binary STL (never trusted from its header). */
+  totalSize?: number;
+  /** Keep up to this many triangles for renderPreview (none by default). */
+  collectTriangles?: number;
+}
+
+export interface MeshAnalyzer {
+  push(chunk: Uint8Array): void;
+  finish(): MeshAnalysis;
+  /** After finish: the collected triangles, or null if none were asked for or there were too many. */
+  previewTriangles(): Float32Array | null;
+}
+
+export function createMeshAnalyzer(format: MeshFormat, options: AnalyzerOptions = {}): MeshAnalyzer {
+  const size = options.totalSize ?? 0;
+  const expectedTriangles =
+    format === 'stl-binary' && size > HEADER_BYTES ? Math.floor((size - HEADER_BYTES) / RECORD_BYTES) : 0;
+  const topology = options.topology === false ? null : new Topology(expectedTriangles);
+  const collect = options.collectTriangles ? new CollectSink(options.collectTriangles) : null;
+  let geometry: Geometry;
+  let parser: FormatParser;
+  if (format === 'stl-binary') {
+    // Geometry and topology read the records in place; only the preview needs copied triangles.
+    geometry = new Geometry();
+    parser = createParser(format, collect, { geometry, ...(topology ? { topology } : {}) });
+  } else {
+    const measure = new MeasureSink(topology);
+    geometry = measure.geometry;
+    parser = createParser(format, collect ? new TeeSink([measure, collect]) : measure, {
+      weld: topology !== null,
+    });
+  }
+  let done = false;
+  return {
+    push(chunk) {
+      if (done) throw new Error('MeshAnalyzer.push after finish');
+      if (chunk.length > 0) parser.push(chunk);
+    },
+    finish() {
+      done = true;
+      parser.finish();
+      return toAnalysis(format, geometry.result(), topology ? topology.result() : null, {
+        sawLinesOrPoints: parser.sawLinesOrPoints(),
+        warnings: parser.warnings(),
+      });
+    },
+    previewTriangles: () => (collect && done ? collect.result() : null),
+  };
+}
+
+export function toAnalysis(
+  format: MeshFormat,
+  g: GeometryResult,
+  t: TopologyResult | null,
+  notes: { sawLinesOrPoints?: boolean; warnings?: string[] } = {},
+): MeshAnalysis {
+  if (g.triangles === 0) {
+    throw new MeshError(
+      'no-faces',
+      notes.sawLinesOrPoints
+        ? 'The model has no faces, only lines or points: there is no surface to print.'
+        : 'The model has no faces.',
+    );
+  }
+  if (g.degenerateFaces === g.triangles) {
+    throw new MeshError(
+      'all-degenerate',
+      `All ${g.triangles} faces of the model have zero area: there is no surface to print.`,
+    );
+  }
+  const [minX, minY, minZ] = g.min;
+  const [maxX, maxY, maxZ] = g.max;
+  return {
+    format,
+    triangles: g.triangles,
+    bbox: { min: { x: minX, y: minY, z: minZ }, max: { x: maxX, y: maxY, z: maxZ } },
+    dimensions: { x: maxX - minX, y: maxY - minY, z: maxZ - minZ },
+    volumeCm3: Math.abs(g.volume6) / 6000,
+    areaCm2: g.area2 / 200,
+    watertight: t !== null && t.openEdges === 0 && t.nonManifoldEdges === 0,
+    openEdges: t ? t.openEdges : 0,
+    nonManifoldEdges: t ? t.nonManifoldEdges : 0,
+    degenerateFaces: g.degenerateFaces,
+    warnings: notes.warnings ?? [],
+  };
+}
+
+/** Chunk size used by analyzeMesh, like a file read. */
+export const CHUNK_BYTES = 1 << 20;
+
+/** Detects and analyses a whole file held in memory (tests, scripts). */
+export function analyzeMesh(
+  bytes: Uint8Array,
+  extension: MeshExtension,
+  options: AnalyzerOptions = {},
+): MeshAnalysis {
+  const format = detectFormat(bytes, bytes.length, extension);
+  const analyzer = createMeshAnalyzer(format, { totalSize: bytes.length, ...options });
+  for (let k = 0; k < bytes.length; k += CHUNK_BYTES) analyzer.push(bytes.subarray(k, k + CHUNK_BYTES));
+  return analyzer.finish();
+}

@@ -1,0 +1,39 @@
+// Every refusal of a model is a MeshError: a stable code for the server and tests, and a message in
+// plain English that the shop shows to the customer as is (the server answers 422, or 400 for a
+// wrong file type).
+
+export type MeshErrorCode =
+  | 'empty'
+  | 'not-a-model'
+  | 'wrong-extension'
+  | 'stl-too-small'
+  | 'stl-truncated'
+  | 'stl-trailing-data'
+  | 'stl-syntax'
+  | 'obj-syntax'
+  | 'obj-index-zero'
+  | 'obj-index-out-of-range'
+  | 'obj-face-too-small'
+  | 'bad-number'
+  | 'non-finite'
+  | 'out-of-range'
+  | 'token-too-long'
+  | 'too-many-triangles'
+  | 'no-faces'
+  | 'all-degenerate';
+
+export class MeshError extends Error {
+  readonly code: MeshErrorCode;
+
+  constructor(code: MeshErrorCode, message: string) {
+    super(message);
+    this.name = 'MeshError';
+    this.code = code;
+  }
+}
+
+/** Quotes a piece of the user's file for a message: short, printable, never the whole 10 MB line. */
+export function quoteToken(text: string): string {
+  const printable = text.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 40 ? `'${printable.slice(0, 37)}...'` : `'${printable}'`;
+}

@@ -1,0 +1,23 @@
+// Mesh analysis and previews for uploaded models: pure TypeScript, no I/O (node:zlib for PNG only).
+//
+// Server use, one file read in chunks (e.g. 1 MiB):
+//   const format = detectFormat(firstBytes, size, ext);        // or a MeshError (400/422)
+//   const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: 200_000 });
+//   for each chunk: analyzer.push(chunk);
+//   const analysis = analyzer.finish();                        // or a MeshError (422)
+//   const tris = analyzer.previewTriangles();                  // small models: render at once
+//   const png = tris ? previewPng(tris, { color }) : a second pass through createPreviewRenderer
+
+export {
+  type AnalyzerOptions,
+  analyzeMesh,
+  CHUNK_BYTES,
+  createMeshAnalyzer,
+  type MeshAnalyzer,
+} from './analysis.ts';
+export { DETECT_BYTES, detectFormat } from './detect.ts';
+export { MeshError, type MeshErrorCode } from './errors.ts';
+export { crc32, encodePng } from './png.ts';
+export { createPreviewRenderer, type PreviewRenderer, previewPng } from './preview.ts';
+export { DEFAULT_PREVIEW_SIZE, type PreviewOptions, renderPreview } from './rasterise.ts';
+export type { BoundingBox, MeshAnalysis, MeshExtension, MeshFormat, Vec3 } from './types.ts';

@@ -1,0 +1,19 @@
+// The analysis sink of the text formats: geometry (volume, area, box) and, optionally, topology.
+
+import { Geometry } from './geometry.ts';
+import type { Topology } from './topology.ts';
+import type { TriangleSink } from './types.ts';
+
+export class MeasureSink implements TriangleSink {
+  readonly geometry = new Geometry();
+  readonly topology: Topology | null;
+
+  constructor(topology: Topology | null) {
+    this.topology = topology;
+  }
+
+  triangles(positions: Float64Array, ids: Int32Array | null, n: number): void {
+    this.geometry.addTriangles(positions, n);
+    if (this.topology !== null) this.topology.triangles(positions, ids, n);
+  }
+}

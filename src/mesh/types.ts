@@ -1,0 +1,54 @@
+export type MeshFormat = 'stl-binary' | 'stl-ascii' | 'obj';
+export type MeshExtension = 'stl' | 'obj';
+
+export interface Vec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+export interface BoundingBox {
+  min: Vec3;
+  max: Vec3;
+}
+
+/** What the shop needs to price and describe a model. Lengths in mm as in the file. */
+export interface MeshAnalysis {
+  format: MeshFormat;
+  triangles: number;
+  bbox: BoundingBox;
+  /** Size of the bounding box in mm. */
+  dimensions: Vec3;
+  /** Enclosed volume in cm3, positive whatever the winding. */
+  volumeCm3: number;
+  /** Surface area in cm2. */
+  areaCm2: number;
+  /** Closed and manifold: every edge is shared by exactly two faces. */
+  watertight: boolean;
+  /** Edges used by one face only (holes). */
+  openEdges: number;
+  /** Edges used by more than two faces. */
+  nonManifoldEdges: number;
+  /** Faces of zero area or with a repeated vertex. */
+  degenerateFaces: number;
+  /** Oddities of the file that were tolerated (user-facing English); the server adds its own. */
+  warnings: string[];
+}
+
+/**
+ * Receives triangles from a parser in batches (one call per few hundred triangles keeps the hot
+ * loops short and monomorphic). positions holds 9 numbers per triangle; ids, when the format
+ * already names its vertices (OBJ), holds 3 welded vertex ids per triangle.
+ */
+export interface TriangleSink {
+  triangles(positions: Float64Array, ids: Int32Array | null, count: number): void;
+}
+
+/** A chunk-fed parser: push arbitrary slices of the file in order, then finish. */
+export interface ChunkParser {
+  push(chunk: Uint8Array): void;
+  finish(): void;
+}
+
+/** Triangles per batch handed to a sink. */
+export const BATCH_TRIANGLES = 256;

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnalysisLimitError, type AnalysisPool, createAnalysisPool } from './analysis-pool.ts';
+import { boxStl } from './testing.ts';
+
+let dir: string;
+let pool: AnalysisPool;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-pool-'));
+  pool = createAnalysisPool({ maxThreads: 1 });
+});
+afterAll(async () => {
+  await pool.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function file(name: string, bytes: Uint8Array | string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+
+describe('analysis pool', () => {
+  it('analyses a file in a worker thread and renders a 512 x 512 PNG preview', async () => {
+    const result = await pool.analyze({
+      path: file('cube.stl', boxStl(10, 20, 30)),
+      extension: 'stl',
+      color: '#007bff',
+    });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.analysis).toMatchObject({ format: 'stl-binary', triangles: 12, watertight: true });
+    expect(result.analysis.volumeCm3).toBeCloseTo(6, 9);
+    const png = Buffer.from(result.png!);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([512, 512]);
+  });
+
+  it('answers a MeshError as a result, with its code and message', async () => {
+    const result = await pool.analyze({
+      path: file('faces.obj', 'v 0 0 0\nf 1 1 1\n'),
+      extension: 'obj',
+      color: '#007bff',
+    });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(typeof result.code).toBe('string');
+  });
+
+  it('stops a model past its time limit and keeps working afterwards', async () => {
+    const slow = createAnalysisPool({ maxThreads: 1, timeoutMs: 1 });
+    try {
+      const err = await slow
+        .analyze({ path: file('slow.stl', boxStl(1, 1, 1)), extension: 'stl', color: '#007bff' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AnalysisLimitError);
+      expect((err as AnalysisLimitError).reason).toBe('timeout');
+    } finally {
+      await slow.close();
+    }
+    const ok = await pool.analyze({
+      path: file('after.stl', boxStl(1, 1, 1)),
+      extension: 'stl',
+      color: '#007bff',
+    });
+    expect(ok.ok).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { AnalyzeResult, AnalyzeTask } from './analyze-worker.ts';
+
+// The worker threads that read models, with a memory cap per thread and a time limit per model
+// (SECURITY.md 30). A model past either limit is refused; the thread is replaced, the server keeps going.
+
+export type AnalysisPoolOptions = {
+  /** Threads that may analyse at once (default: CPUs - 1, at least 1, at most 4). */
+  maxThreads?: number;
+  /** Per model, queue wait included. */
+  timeoutMs?: number;
+  /** V8 old generation of each worker. */
+  maxOldGenerationSizeMb?: number;
+};
+
+export type AnalysisPool = {
+  analyze(task: AnalyzeTask): Promise<AnalyzeResult>;
+  close(): Promise<void>;
+};
+
+export class AnalysisLimitError extends Error {
+  constructor(readonly reason: 'timeout' | 'memory' | 'busy') {
+    super(reason);
+  }
+}
+
+export const DEFAULT_ANALYSIS_TIMEOUT_MS = 20_000;
+
+function isOutOfMemory(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return e?.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(String(e?.message));
+}
+
+export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool {
+  const cpus = os.availableParallelism();
+  const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
+  const pool = new Piscina<AnalyzeTask, AnalyzeResult>({
+    filename: new URL('./analyze-worker.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads,
+    // Threads live on for a while after a model, so the next one does not pay for a start-up.
+    idleTimeout: 60_000,
+    maxQueue: maxThreads * 16,
+    resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256, stackSizeMb: 4 },
+  });
+  // A thread that fails outside a task (it could not start): the task's own promise carries the error;
+  // without a listener the pool's 'error' event would end the process.
+  pool.on('error', () => {});
+  return {
+    async analyze(task) {
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        return await pool.run(task, { signal });
+      } catch (err) {
+        if (signal.aborted) throw new AnalysisLimitError('timeout');
+        if (isOutOfMemory(err)) throw new AnalysisLimitError('memory');
+        if (/queue is at limit/i.test(String((err as Error)?.message))) throw new AnalysisLimitError('busy');
+        throw err;
+      }
+    },
+    close: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import {
+  CHUNK_BYTES,
+  createMeshAnalyzer,
+  createPreviewRenderer,
+  DEFAULT_PREVIEW_SIZE,
+  DETECT_BYTES,
+  detectFormat,
+  encodePng,
+  type MeshAnalysis,
+  MeshError,
+  type MeshErrorCode,
+  previewPng,
+} from '../../mesh/index.ts';
+
+// Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file in
+// 1 MiB chunks, analyses it and renders its preview. The event loop of the server never parses a model.
+
+export type AnalyzeTask = {
+  path: string;
+  extension: 'stl' | 'obj';
+  /** The preview's model colour, '#rrggbb'. */
+  color: string;
+  previewSize?: number;
+};
+
+export type AnalyzeResult =
+  | { ok: true; analysis: MeshAnalysis; png: Uint8Array | null; previewError: string | null }
+  | { ok: false; code: MeshErrorCode; message: string };
+
+/** Triangles kept for a one-pass preview; bigger models are streamed a second time. */
+const PREVIEW_TRIANGLES = 200_000;
+
+function readChunks(fd: number, size: number, each: (chunk: Uint8Array) => void): void {
+  const buffer = new Uint8Array(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+  let position = 0;
+  while (position < size) {
+    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
+    if (n === 0) break;
+    each(buffer.subarray(0, n));
+    position += n;
+  }
+}
+
+function analyse(fd: number, size: number, task: AnalyzeTask) {
+  const head = new Uint8Array(Math.min(DETECT_BYTES, size));
+  fs.readSync(fd, head, 0, head.length, 0);
+  const format = detectFormat(head, size, task.extension);
+  const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: PREVIEW_TRIANGLES });
+  readChunks(fd, size, (chunk) => analyzer.push(chunk));
+  const analysis = analyzer.finish();
+  return { analysis, triangles: analyzer.previewTriangles() };
+}
+
+function preview(
+  fd: number,
+  size: number,
+  task: AnalyzeTask,
+  analysis: MeshAnalysis,
+  triangles: Float32Array | null,
+) {
+  const side = task.previewSize ?? DEFAULT_PREVIEW_SIZE;
+  const options = { width: side, height: side, color: task.color };
+  if (triangles) return previewPng(triangles, options);
+  const renderer = createPreviewRenderer(analysis.format, analysis.bbox, options);
+  readChunks(fd, size, (chunk) => renderer.push(chunk));
+  return encodePng(renderer.finish(), side, side);
+}
+
+export default function analyzeFile(task: AnalyzeTask): AnalyzeResult {
+  const fd = fs.openSync(task.path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    let result: ReturnType<typeof analyse>;
+    try {
+      result = analyse(fd, size, task);
+    } catch (err) {
+      if (err instanceof MeshError) return { ok: false, code: err.code, message: err.message };
+      throw err;
+    }
+    // The preview is a picture, not a verdict: a model that was read is accepted even if it fails.
+    try {
+      const png = preview(fd, size, task, result.analysis, result.triangles);
+      return { ok: true, analysis: result.analysis, png, previewError: null };
+    } catch (err) {
+      return { ok: true, analysis: result.analysis, png: null, previewError: String(err) };
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalFileStore } from '../storage/local-file-store.ts';
+import { buildTestApp, type TestApp } from '../testing/test-app.ts';
+import { cleanupExpiredModels } from './cleanup.ts';
+import { findModel } from './models-repository.ts';
+import { boxStl, filesIn, makeOrder, makeUser, uploadRequest } from './testing.ts';
+
+const HOUR = 3600_000;
+const RETENTION = 72 * HOUR;
+
+let t: TestApp;
+let now: () => Date;
+beforeAll(async () => {
+  t = await buildTestApp({ RATE_LIMIT_SCALE: '100', UPLOAD_RETENTION_HOURS: '72' });
+  let offset = 0;
+  const advance = t.advance;
+  t.advance = (ms) => {
+    offset += ms;
+    advance(ms);
+  };
+  now = () => new Date(Date.now() + offset);
+});
+afterAll(() => t.close());
+
+function run() {
+  return cleanupExpiredModels({
+    db: t.database.db,
+    store: new LocalFileStore(path.join(t.dataDir, 'files')),
+    now,
+    retentionMs: RETENTION,
+    tmpDir: path.join(t.dataDir, 'tmp'),
+  });
+}
+
+const upload = async (name: string, bytes: Uint8Array, cookie?: string) =>
+  (await t.app.inject(uploadRequest({ fileName: name, bytes }, cookie))).json().id as string;
+
+describe('cleanupExpiredModels', () => {
+  it('removes unordered models past the retention with their files, keeps ordered and shared ones', async () => {
+    const filesDir = path.join(t.dataDir, 'files');
+    const lonely = await upload('lonely.stl', boxStl(10, 11, 12));
+    const buyer = await makeUser(t);
+    const ordered = await upload('ordered.stl', boxStl(20, 21, 22), buyer.cookie);
+    await makeOrder(t, buyer.id, ordered);
+    const shared = boxStl(30, 31, 32);
+    const early = await upload('shared.stl', shared);
+    expect(filesIn(filesDir)).toHaveLength(6);
+
+    t.advance(RETENTION - HOUR);
+    const late = await upload('shared.stl', shared); // another browser, the same bytes: shares the file
+    expect(await run()).toEqual({ models: 0, files: 0, tempFiles: 0 });
+
+    t.advance(2 * HOUR);
+    expect(await run()).toEqual({ models: 2, files: 2, tempFiles: 0 });
+    expect(await findModel(t.database.db, lonely)).toBeUndefined();
+    expect(await findModel(t.database.db, early)).toBeUndefined();
+    expect(await findModel(t.database.db, ordered)).toBeDefined();
+    expect(await findModel(t.database.db, late)).toBeDefined();
+    // lonely's file and preview went; the shared file stays for `late`.
+    expect(filesIn(filesDir)).toHaveLength(4);
+
+    t.advance(RETENTION);
+    expect(await run()).toEqual({ models: 1, files: 2, tempFiles: 0 });
+    expect(await findModel(t.database.db, ordered)).toBeDefined();
+    expect(filesIn(filesDir)).toHaveLength(2);
+    // The ordered model is still served to its buyer.
+    const file = await t.app.inject({
+      url: `/api/models/${ordered}/file`,
+      headers: { cookie: buyer.cookie },
+    });
+    expect(file.statusCode).toBe(200);
+  });
+
+  it('removes temp files left by interrupted uploads, not fresh ones', async () => {
+    const tmpDir = path.join(t.dataDir, 'tmp');
+    fs.mkdirSync(tmpDir, { recursive: true });
+    const stale = path.join(tmpDir, 'u_stale.part');
+    const fresh = path.join(tmpDir, 'u_fresh.part');
+    fs.writeFileSync(stale, 'x');
+    fs.writeFileSync(fresh, 'x');
+    const old = (now().getTime() - 2 * HOUR) / 1000;
+    const recent = now().getTime() / 1000;
+    fs.utimesSync(stale, old, old);
+    fs.utimesSync(fresh, recent, recent);
+    expect((await run()).tempFiles).toBe(1);
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+  });
+});

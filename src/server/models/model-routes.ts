@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { scaleRequest } from '../../shared/models.ts';
+import { methodNotAllowed } from '../auth/http.ts';
+import { HttpError } from '../plugins/error-handler.ts';
+import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import type { StoredFile } from '../storage/file-store.ts';
+import { findOwnedModel, findReadableModel, MODEL_NOT_FOUND, ownerOf } from './access.ts';
+import { attachmentDisposition } from './file-name.ts';
+import { toModelPayload } from './model-payload.ts';
+import { resolveViewer } from './owner.ts';
+import type { ModelsDeps } from './plugin-deps.ts';
+import { checkQuota } from './quota.ts';
+import { scaleModel } from './scale-service.ts';
+
+// A model, its file and its preview: for the owner, the owner of an order holding it, or staff (404 for
+// everyone else). Scaling makes a new model for the owner.
+
+const params = z.object({ id: z.string().max(64) });
+
+function sendStored(reply: FastifyReply, stored: StoredFile | null, type: string): FastifyReply {
+  if (!stored) throw new HttpError(404, MODEL_NOT_FOUND);
+  return reply
+    .type(type)
+    .header('content-length', stored.size)
+    .header('x-content-type-options', 'nosniff')
+    .send(stored.stream);
+}
+
+export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
+  const { ctx, store } = deps;
+
+  app.get('/api/models/:id', async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
+    const pricing = await loadPricingSettings(ctx.db);
+    return reply
+      .header('cache-control', 'private, no-cache')
+      .send(toModelPayload(model, pricing, deps.warnings));
+  });
+
+  app.get('/api/models/:id/file', async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
+    reply
+      .header('content-disposition', attachmentDisposition(model.fileName))
+      .header('cache-control', 'private, no-store');
+    return sendStored(reply, await store.get(model.storageKey), 'application/octet-stream');
+  });
+
+  app.get('/api/models/:id/preview.png', async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
+    if (!model.previewKey) throw new HttpError(404, MODEL_NOT_FOUND);
+    // A model's preview never changes (a new scale is a new model): the browser may keep it a day.
+    reply.header('cache-control', 'private, max-age=86400');
+    return sendStored(reply, await store.get(model.previewKey), 'image/png');
+  });
+
+  app.post('/api/models/:id/scale', async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const { factor } = scaleRequest.parse(req.body ?? {});
+    const viewer = await resolveViewer(req);
+    const source = await findOwnedModel(ctx.db, id, viewer);
+    const owner = ownerOf(viewer)!;
+    await checkQuota(ctx.db, owner, ctx.now(), deps.quota);
+    const model = await scaleModel(ctx.db, source, factor, owner, ctx.now());
+    const pricing = await loadPricingSettings(ctx.db);
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send(toModelPayload(model, pricing, deps.warnings));
+  });
+
+  methodNotAllowed(app, '/api/models/:id', ['GET']);
+  methodNotAllowed(app, '/api/models/:id/file', ['GET']);
+  methodNotAllowed(app, '/api/models/:id/preview.png', ['GET']);
+  methodNotAllowed(app, '/api/models/:id/scale', ['POST']);
+}

@@ -1,0 +1,16 @@
+import type { AppContext } from '../context.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import type { AnalysisPool } from './analysis-pool.ts';
+import type { QuotaLimits } from './quota.ts';
+import type { WarningOptions } from './warnings.ts';
+
+/** What the model routes share, built once by modelsPlugin. */
+export type ModelsDeps = {
+  ctx: AppContext;
+  store: FileStore;
+  pool: AnalysisPool;
+  quota: QuotaLimits;
+  warnings: WarningOptions;
+  /** Where uploads are streamed before they are accepted (`${dataDir}/tmp`). */
+  tmpDir: string;
+};

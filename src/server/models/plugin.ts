@@ -1,0 +1,65 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { FileStore } from '../storage/file-store.ts';
+import { openFileStore } from '../storage/open-file-store.ts';
+import { type AnalysisPoolOptions, createAnalysisPool } from './analysis-pool.ts';
+import { startCleanupJob } from './cleanup.ts';
+import { modelRoutes } from './model-routes.ts';
+import type { ModelsDeps } from './plugin-deps.ts';
+import { DEFAULT_QUOTA, type QuotaLimits } from './quota.ts';
+import { UPLOAD_LIMITS } from './receive-upload.ts';
+import { uploadRoute } from './upload-route.ts';
+import { DEFAULT_SMALL_MODEL_MM } from './warnings.ts';
+
+// Uploads and models: multipart parsing (in this plugin's scope only), the analysis worker pool, the file
+// store, the routes, and the cleanup job. Everything it starts stops when the app closes.
+
+export type ModelsPluginOptions = {
+  ctx: AppContext;
+  store?: FileStore;
+  analysis?: AnalysisPoolOptions;
+  quota?: Partial<QuotaLimits>;
+  /** The 'designed in inches?' threshold, mm (default 10). */
+  smallModelMm?: number;
+  /** How often expired uploads are removed (default every 15 minutes). */
+  cleanupIntervalMs?: number;
+};
+
+export const DEFAULT_CLEANUP_INTERVAL_MS = 15 * 60_000;
+
+export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptions) {
+  const { ctx } = opts;
+  const deps: ModelsDeps = {
+    ctx,
+    store: opts.store ?? openFileStore(ctx.config),
+    pool: createAnalysisPool(opts.analysis),
+    quota: { ...DEFAULT_QUOTA, ...opts.quota },
+    warnings: {
+      buildVolumeMm: ctx.config.buildVolumeMm,
+      smallModelMm: opts.smallModelMm ?? DEFAULT_SMALL_MODEL_MM,
+    },
+    tmpDir: path.join(ctx.config.dataDir, 'tmp'),
+  };
+  await app.register(multipart, { limits: UPLOAD_LIMITS });
+
+  const cleanup = startCleanupJob(
+    {
+      db: ctx.db,
+      store: deps.store,
+      now: ctx.now,
+      retentionMs: ctx.config.uploadRetentionMs,
+      tmpDir: deps.tmpDir,
+    },
+    opts.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS,
+    app.log,
+  );
+  app.addHook('onClose', async () => {
+    cleanup.stop();
+    await deps.pool.close();
+  });
+
+  await app.register(uploadRoute, deps);
+  await app.register(modelRoutes, deps);
+}

@@ -1,0 +1,142 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { DEFAULT_COLOR } from '../../shared/catalog.ts';
+import type { Db } from '../db/client.ts';
+import type { Model } from '../db/schema.ts';
+import { HttpError } from '../plugins/error-handler.ts';
+import { type FileStore, newStorageKey } from '../storage/file-store.ts';
+import { AnalysisLimitError, type AnalysisPool } from './analysis-pool.ts';
+import type { AnalyzeResult } from './analyze-worker.ts';
+import { newModelId } from './ids.ts';
+import { findOwnedUpload, findSameContent, insertModel, touchModel } from './models-repository.ts';
+import type { Owner } from './owner.ts';
+import type { ReceivedUpload } from './receive-upload.ts';
+
+// From a received temp file to a model row: reuse what the same bytes already gave (content-hash dedupe),
+// else analyse in the worker pool, store the file and preview under random keys, and insert the row.
+// Any failure leaves nothing behind: no row, no stored file (the caller removes the temp file).
+
+export type UploadDeps = {
+  db: Db;
+  store: FileStore;
+  pool: AnalysisPool;
+  now: () => Date;
+  log: FastifyBaseLogger;
+};
+
+export const LIMIT_MESSAGES = {
+  timeout: 'The model took too long to analyse.',
+  memory: 'The model is too complex to analyse.',
+  busy: 'We are analysing many models right now. Please try again in a minute.',
+} as const;
+
+async function analyse(
+  deps: UploadDeps,
+  upload: ReceivedUpload,
+): Promise<Extract<AnalyzeResult, { ok: true }>> {
+  let result: AnalyzeResult;
+  try {
+    result = await deps.pool.analyze({
+      path: upload.tempPath,
+      extension: upload.extension,
+      color: DEFAULT_COLOR,
+    });
+  } catch (err) {
+    if (err instanceof AnalysisLimitError) {
+      throw new HttpError(err.reason === 'busy' ? 503 : 422, LIMIT_MESSAGES[err.reason]);
+    }
+    deps.log.error({ err }, 'model analysis failed');
+    throw new HttpError(422, 'This model could not be read.');
+  }
+  if (!result.ok) throw new HttpError(422, result.message);
+  if (result.previewError) deps.log.warn({ error: result.previewError }, 'model preview failed');
+  return result;
+}
+
+/** A new row from the analysis of this upload, its file and preview stored under new keys. */
+async function createAnalysed(deps: UploadDeps, upload: ReceivedUpload, owner: Owner): Promise<Model> {
+  const { analysis, png } = await analyse(deps, upload);
+  const storageKey = newStorageKey('f');
+  const previewKey = png ? newStorageKey('p') : null;
+  try {
+    await deps.store.put(storageKey, { file: upload.tempPath });
+    if (previewKey && png) await deps.store.put(previewKey, { bytes: png });
+    return await insertModel(deps.db, {
+      id: newModelId(),
+      ownerUserId: owner.userId,
+      ownerVisitorHash: owner.visitorHash,
+      contentHash: upload.contentHash,
+      fileName: upload.fileName,
+      format: analysis.format,
+      sizeBytes: upload.sizeBytes,
+      storageKey,
+      previewKey,
+      scale: 1,
+      triangles: analysis.triangles,
+      volumeMm3: analysis.volumeCm3 * 1000,
+      areaMm2: analysis.areaCm2 * 100,
+      dimX: analysis.dimensions.x,
+      dimY: analysis.dimensions.y,
+      dimZ: analysis.dimensions.z,
+      watertight: analysis.watertight,
+      // The parser's notes on oddities it tolerated; the shop's own warnings are computed when shown.
+      warnings: analysis.warnings,
+      createdAt: deps.now(),
+    });
+  } catch (err) {
+    await deps.store.delete(storageKey).catch(() => {});
+    if (previewKey) await deps.store.delete(previewKey).catch(() => {});
+    throw err;
+  }
+}
+
+/** A new row for this owner sharing the stored file, preview and analysis of `same`. */
+async function createFromSame(
+  deps: UploadDeps,
+  upload: ReceivedUpload,
+  owner: Owner,
+  same: Model,
+): Promise<Model> {
+  const s = same.scale;
+  const model = await insertModel(deps.db, {
+    id: newModelId(),
+    ownerUserId: owner.userId,
+    ownerVisitorHash: owner.visitorHash,
+    contentHash: upload.contentHash,
+    fileName: upload.fileName,
+    format: same.format,
+    sizeBytes: upload.sizeBytes,
+    storageKey: same.storageKey,
+    previewKey: same.previewKey,
+    scale: 1,
+    triangles: same.triangles,
+    volumeMm3: same.volumeMm3 / s ** 3,
+    areaMm2: same.areaMm2 / s ** 2,
+    dimX: same.dimX / s,
+    dimY: same.dimY / s,
+    dimZ: same.dimZ / s,
+    watertight: same.watertight,
+    warnings: same.warnings,
+    createdAt: deps.now(),
+  });
+  // The cleanup job may have removed the shared file between the lookup and the insert: put it back.
+  if (!(await deps.store.exists(model.storageKey)))
+    await deps.store.put(model.storageKey, { file: upload.tempPath });
+  return model;
+}
+
+export async function createModelFromUpload(
+  deps: UploadDeps,
+  upload: ReceivedUpload,
+  owner: Owner,
+): Promise<Model> {
+  const own = await findOwnedUpload(deps.db, owner, upload);
+  // The same file again: the same model, kept from now on as if new.
+  const again =
+    own && (await deps.store.exists(own.storageKey))
+      ? await touchModel(deps.db, own.id, deps.now())
+      : undefined;
+  if (again) return again;
+  const same = await findSameContent(deps.db, upload);
+  if (same) return createFromSame(deps, upload, owner, same);
+  return createAnalysed(deps, upload, owner);
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { type QuotePayload, type QuoteRequest, quoteRequest } from '../../shared/models.ts';
+import { methodNotAllowed } from '../auth/http.ts';
+import type { AppContext } from '../context.ts';
+import { findReadableModel } from '../models/access.ts';
+import { resolveViewer } from '../models/owner.ts';
+import type { LinePrice } from './price.ts';
+import { dollars, priceModelLine, round } from './price-model.ts';
+import { loadPricingSettings } from './settings-repository.ts';
+
+// POST /api/quote: the price of one line (model, color, strength, quantity) with its breakdown. The model
+// must be one the caller may see (else 404); quantity, strength and color are checked by quoteRequest.
+
+export function toQuotePayload(request: QuoteRequest, price: LinePrice): QuotePayload {
+  return {
+    modelId: request.modelId,
+    color: request.color,
+    strength: request.strength,
+    quantity: request.quantity,
+    currency: 'usd',
+    unitPrice: dollars(price.unitCents),
+    lineTotal: dollars(price.lineCents),
+    breakdown: {
+      printedVolumeCm3: round(price.printedVolumeCm3, 2),
+      grams: round(price.grams, 1),
+      hours: round(price.hours, 2),
+      setupFee: round(price.setupCents / 100, 2),
+      material: round(price.materialCents / 100, 2),
+      machine: round(price.machineCents / 100, 2),
+      minimumApplied: price.minimumApplied,
+      discountPercent: price.discountPercent,
+    },
+  };
+}
+
+export async function quoteRoute(app: FastifyInstance, opts: { ctx: AppContext }) {
+  const { ctx } = opts;
+  app.post('/api/quote', async (req, reply) => {
+    const request = quoteRequest.parse(req.body ?? {});
+    const model = await findReadableModel(ctx.db, request.modelId, await resolveViewer(req));
+    const price = priceModelLine(model, request, await loadPricingSettings(ctx.db));
+    return reply.header('cache-control', 'no-store').send(toQuotePayload(request, price));
+  });
+  methodNotAllowed(app, '/api/quote', ['POST']);
+}

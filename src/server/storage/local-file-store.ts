@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  type FileStore,
+  isStorageKey,
+  type PutSource,
+  StorageKeyError,
+  type StoredFile,
+} from './file-store.ts';
+
+// Files in one directory (config.filesDir, outside any web root), one file per key. A put writes a
+// temporary name and renames it, so a reader never sees half a file.
+
+export class LocalFileStore implements FileStore {
+  constructor(readonly dir: string) {}
+
+  private pathOf(key: string): string {
+    if (!isStorageKey(key)) throw new StorageKeyError(key);
+    return path.join(this.dir, key);
+  }
+
+  async put(key: string, source: PutSource): Promise<void> {
+    const target = this.pathOf(key);
+    await fsp.mkdir(this.dir, { recursive: true });
+    if ('file' in source) {
+      try {
+        await fsp.rename(source.file, target);
+        return;
+      } catch (err) {
+        // Another file system (EXDEV): copy instead.
+        if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      }
+    }
+    const part = path.join(this.dir, `.${key}.${randomBytes(6).toString('hex')}.part`);
+    try {
+      if ('file' in source) await fsp.copyFile(source.file, part);
+      else if ('bytes' in source) await fsp.writeFile(part, source.bytes);
+      else await pipeline(source.stream, fs.createWriteStream(part));
+      await fsp.rename(part, target);
+    } catch (err) {
+      await fsp.rm(part, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<StoredFile | null> {
+    const file = this.pathOf(key);
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await fsp.access(this.pathOf(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

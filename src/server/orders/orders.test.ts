@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLoggedInUser } from '../auth/testing.ts';
+import { orderItems, orders } from '../db/schema.ts';
+import { buildTestApp, type TestApp } from '../testing/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+async function placeOrder(userId: number, status: string, items: { fileName: string; quantity: number }[]) {
+  const [order] = await t.database.db
+    .insert(orders)
+    .values({
+      userId,
+      status,
+      totalCents: 2450,
+      trackingNumber: status === 'shipped' ? '1Z999AA10123456784' : null,
+      shippingName: 'Ada Lovelace',
+      shippingLine1: '1 Main St',
+      shippingCity: 'Madison',
+      shippingState: 'WI',
+      shippingPostalCode: '53703',
+      shippingCountry: 'US',
+    })
+    .returning();
+  for (const item of items) {
+    await t.database.db.insert(orderItems).values({
+      orderId: order!.id,
+      fileName: item.fileName,
+      color: '#dc3545',
+      strength: 4,
+      quantity: item.quantity,
+      unitPriceCents: 1225,
+      lineTotalCents: 1225 * item.quantity,
+      notes: 'matte please',
+    });
+  }
+  return order!;
+}
+
+describe('GET /api/get_orders.php', () => {
+  it('answers 401 when logged out', async () => {
+    const res = await t.app.inject('/api/get_orders.php');
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toHaveProperty('error');
+  });
+
+  it("lists only the caller's orders with the fields of SPEC.md §3, newest first", async () => {
+    const alice = await createLoggedInUser(t);
+    const bob = await createLoggedInUser(t);
+    await placeOrder(bob.user.id, 'paid', [{ fileName: 'bob.stl', quantity: 1 }]);
+    const first = await placeOrder(alice.user.id, 'shipped', [{ fileName: 'cube.stl', quantity: 2 }]);
+    const second = await placeOrder(alice.user.id, 'pending', []);
+
+    const res = await t.app.inject({ url: '/api/get_orders.php', headers: { cookie: alice.cookie } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.map((o: { id: number }) => o.id)).toEqual([second.id, first.id]);
+    expect(body[0].items).toEqual([]);
+    expect(body[1]).toMatchObject({
+      status: 'shipped',
+      total_amount: 24.5,
+      currency: 'USD',
+      tracking_number: '1Z999AA10123456784',
+      shipping_name: 'Ada Lovelace',
+      shipping_city: 'Madison',
+      shipping_country: 'US',
+      items: [
+        {
+          file_name: 'cube.stl',
+          quantity: 2,
+          color: '#dc3545',
+          strength: 4,
+          cost: 12.25,
+          notes: 'matte please',
+          unique_file_path: null,
+          preview_image_url: null,
+        },
+      ],
+    });
+    expect(typeof body[1].created_at).toBe('string');
+  });
+
+  it('answers an empty list to a user without orders, and 405 to a POST', async () => {
+    const carol = await createLoggedInUser(t);
+    const res = await t.app.inject({ url: '/api/get_orders.php', headers: { cookie: carol.cookie } });
+    expect(res.json()).toEqual([]);
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api/get_orders.php',
+      headers: { cookie: carol.cookie },
+    });
+    expect(post.statusCode).toBe(405);
+  });
+});

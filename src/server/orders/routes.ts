@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import { methodNotAllowed, NO_STORE } from '../auth/http.ts';
+import { requireUser } from '../auth/session-plugin.ts';
+import type { AppContext } from '../context.ts';
+import { listOrdersForUser } from './list-orders.ts';
+
+/** GET /api/get_orders.php: the logged-in user's orders (SPEC.md §7); 401 when logged out. */
+export async function orderRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
+  app.get('/api/get_orders.php', { preHandler: requireUser }, async (req, reply) => {
+    reply.header('cache-control', NO_STORE);
+    return listOrdersForUser(opts.ctx.db, req.user!.id);
+  });
+  methodNotAllowed(app, '/api/get_orders.php', ['GET']);
+}

@@ -11,9 +11,11 @@ export type Shop = {
 };
 
 export const test = base.extend<{ shop: Shop }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixture's dependencies from this pattern.
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
+  // biome-ignore lint/correctness/noEmptyPattern: as above.
   shop: async ({}, use) => {
     const dataDir = process.env.E2E_DATA_DIR ?? '';
     const outbox = path.join(dataDir, 'outbox');
@@ -36,7 +38,8 @@ export const test = base.extend<{ shop: Shop }>({
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     page.on('console', (msg) => {
       // A 401 is how the server says "logged out": the browser logs it, the shop does not care.
-      if (msg.type() === 'error' && !/status of 401/.test(msg.text())) problems.push(`console.error: ${msg.text()}`);
+      if (msg.type() === 'error' && !/status of 401/.test(msg.text()))
+        problems.push(`console.error: ${msg.text()}`);
     });
     await use(page);
     expect(problems, 'errors in the page').toEqual([]);

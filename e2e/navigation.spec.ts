@@ -32,7 +32,9 @@ test('the home page shows the gallery of six images and the three steps', async 
   const images = page.getByRole('list', { name: 'Prints from our shop' }).getByRole('img');
   await expect(images).toHaveCount(6);
   for (const img of await images.all()) {
-    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+      .toBe(true);
   }
   await expect(page.locator('.steps > li')).toHaveCount(3);
 });
@@ -90,10 +92,17 @@ test('the payment cancel page links to the cart', async ({ page }) => {
 test('the payment success page clears the cart', async ({ page }) => {
   await page.goto('/');
   await page.evaluate(() =>
-    localStorage.setItem('printCart', JSON.stringify([{ id: 'x', filePath: 'm', fileName: 'a.stl', quantity: 2 }])),
+    localStorage.setItem(
+      'printCart',
+      JSON.stringify([{ id: 'x', filePath: 'm', fileName: 'a.stl', quantity: 2 }]),
+    ),
   );
   await page.goto('/payment-success');
-  await expect(page.getByText("Payment Successful! Your order is being processed. You can view it in 'My Orders' shortly.")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Payment Successful! Your order is being processed. You can view it in 'My Orders' shortly.",
+    ),
+  ).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('printCart'))).toBe('[]');
 });
 
@@ -103,6 +112,8 @@ test('the phone layout opens the menu', async ({ page }) => {
   const toggle = page.getByRole('button', { name: 'Menu' });
   await expect(toggle).toBeVisible();
   await toggle.click();
-  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'FAQ' }),
+  ).toBeVisible();
   await expectAccessible(page);
 });

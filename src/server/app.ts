@@ -2,20 +2,31 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/routes.ts';
+import { sessionPlugin } from './auth/session-plugin.ts';
 import type { Config } from './config.ts';
+import { contactRoutes } from './contact/routes.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
+import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { loggerOptions } from './logger.ts';
+import { createMailer } from './mail/mailer.ts';
+import { claimRequestModels } from './models/claim.ts';
+import { modelsPlugin } from './models/plugin.ts';
+import { orderRoutes } from './orders/routes.ts';
 import { clientStatic } from './plugins/client-static.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { quoteRoute } from './pricing/quote-route.ts';
 
 export type BuildAppOptions = {
   config: Config;
   database: Database;
   now?: () => Date;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
 };
 
 /** Composes the shop: third-party plugins first, then the shop's own features, then the client. */
@@ -23,8 +34,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config, database } = options;
   const ctx: AppContext = { config, database, db: database.db, now: options.now ?? (() => new Date()) };
 
+  const logger = loggerOptions(config);
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger:
+      options.logStream && typeof logger === 'object' ? { ...logger, stream: options.logStream } : logger,
     trustProxy: config.trustProxy,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -42,8 +55,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
 
+  // Mail is queued in the outbox table and sent by this worker: polling, except in tests, which call
+  // `app.outbox.drain()` to deliver on demand.
+  const outbox = new OutboxWorker(createMailer(config, app.log));
+  ctx.outbox = outbox;
+  app.decorate('outbox', outbox);
+  app.addHook('onReady', async () => outbox.start(ctx, app.log, { poll: config.env !== 'test' }));
+  // preClose: before any onClose hook (main.ts closes the database in one).
+  app.addHook('preClose', () => outbox.stop());
+  await app.register(sessionPlugin, { ctx });
+
   await app.register(healthRoutes, { ping: database.ping });
-  void ctx;
+  await app.register(authRoutes, {
+    ctx,
+    // What a visitor uploaded in this browser before logging in becomes the account's.
+    onLogin: async (userId, req) => {
+      await claimRequestModels(ctx.db, req, userId);
+    },
+  });
+  await app.register(contactRoutes, { ctx });
+  await app.register(modelsPlugin, { ctx });
+  await app.register(quoteRoute, { ctx });
+  await app.register(orderRoutes, { ctx });
 
   await app.register(clientStatic, { clientDir: config.clientDir });
   return app;

@@ -11,6 +11,7 @@ export async function fetchIsAdmin(signal?: AbortSignal): Promise<boolean> {
   try {
     const res = await getJson('/api/get_user_role.php', { signal });
     if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
       console.warn(`Role check failed: ${res.status}`);
       return false;
     }
@@ -28,7 +29,8 @@ export async function checkSession(signal?: AbortSignal): Promise<Omit<SessionSt
   try {
     const res = await getJson('/api/check_session.php', { signal });
     if (!res.ok) {
-      // 401 is the ordinary logged-out answer: silent. Others are only logged.
+      // Drain the body so the connection is released. 401 is the ordinary logged-out answer: silent.
+      await res.body?.cancel().catch(() => {});
       if (res.status !== 401) console.warn(`Session check failed: ${res.status}`);
       return loggedOut;
     }

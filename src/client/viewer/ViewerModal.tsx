@@ -1,16 +1,212 @@
-/** Placeholder until the upload issue lands: the lazily loaded 3D viewer modal. */
-export default function ViewerModal(props: {
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+
+import { fetchWithProgress, loadedText, percentOf } from './fetch-progress.ts';
+import { parseModel } from './load-model.ts';
+import { createViewer, type Viewer, WebGLUnavailableError } from './scene.ts';
+import { VIEWER_MSG } from './viewer-messages.ts';
+import './viewer.css';
+
+type Phase =
+  | { kind: 'loading'; loaded: number; total: number | null }
+  | { kind: 'ready'; cell: number }
+  | { kind: 'error'; message: string };
+
+function webglAvailable(): boolean {
+  try {
+    const canvas = document.createElement('canvas');
+    const gl = canvas.getContext('webgl2') ?? canvas.getContext('webgl');
+    gl?.getExtension('WEBGL_lose_context')?.loseContext();
+    return !!gl;
+  } catch {
+    return false;
+  }
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/** The 3D viewer: a modal dialog that downloads the model with progress and shows it with three.js. */
+export default function ViewerModal({
+  url,
+  fileName,
+  color,
+  onClose,
+}: {
   url: string;
   fileName: string;
   color: string;
   onClose: () => void;
 }) {
-  return (
-    <div role="dialog" aria-modal="true" aria-label={`3D view of ${props.fileName}`} className="modal">
-      <p className="placeholder-note">Placeholder: the 3D viewer arrives with the upload issue.</p>
-      <button type="button" className="button" onClick={props.onClose}>
-        Close
-      </button>
-    </div>
+  const titleId = useId();
+  const hintId = `${titleId}-hint`;
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<Viewer | null>(null);
+  const colorRef = useRef(color);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading', loaded: 0, total: null });
+
+  // Focus moves into the dialog and back to where it was; the page behind does not scroll; Escape closes.
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    closeRef.current?.focus();
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onCloseRef.current();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+      if (previous?.isConnected) previous.focus();
+    };
+  }, []);
+
+  // Download, parse, show; everything is given back when the dialog closes.
+  useEffect(() => {
+    const controller = new AbortController();
+    let viewer: Viewer | null = null;
+    setPhase({ kind: 'loading', loaded: 0, total: null });
+    (async () => {
+      if (!webglAvailable()) return setPhase({ kind: 'error', message: VIEWER_MSG.noWebgl });
+      let lastPercent = -1;
+      try {
+        const bytes = await fetchWithProgress(
+          url,
+          (loaded, total) => {
+            const percent = percentOf(loaded, total) ?? Math.floor(loaded / 65536);
+            if (percent === lastPercent) return;
+            lastPercent = percent;
+            setPhase({ kind: 'loading', loaded, total });
+          },
+          controller.signal,
+        );
+        if (controller.signal.aborted) return;
+        const geometry = parseModel(bytes, fileName);
+        if (controller.signal.aborted || !stageRef.current) {
+          geometry.dispose();
+          return;
+        }
+        try {
+          viewer = createViewer(stageRef.current, geometry, colorRef.current, `3D model of ${fileName}`);
+        } catch (err) {
+          geometry.dispose();
+          throw err;
+        }
+        viewerRef.current = viewer;
+        setPhase({ kind: 'ready', cell: viewer.grid.cell });
+      } catch (err) {
+        if (controller.signal.aborted) return;
+        console.warn('3D viewer:', err);
+        setPhase({
+          kind: 'error',
+          message: err instanceof WebGLUnavailableError ? VIEWER_MSG.noWebgl : VIEWER_MSG.loadFailed,
+        });
+      }
+    })();
+    return () => {
+      controller.abort();
+      viewer?.dispose();
+      viewerRef.current = null;
+    };
+  }, [url, fileName]);
+
+  useEffect(() => {
+    colorRef.current = color;
+    viewerRef.current?.setColor(color);
+  }, [color]);
+
+  // Tab stays inside the dialog.
+  const trapFocus = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Tab' || !dialogRef.current) return;
+    const items = Array.from(dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+    if (items.length === 0) return;
+    const first = items[0]!;
+    const last = items[items.length - 1]!;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  };
+
+  const ready = phase.kind === 'ready';
+  const percent = phase.kind === 'loading' ? percentOf(phase.loaded, phase.total) : null;
+
+  return createPortal(
+    // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the dialog closes it; Escape and Close do too
+    <div
+      className="modal-backdrop viewer-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className="modal viewer-modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={hintId}
+        onKeyDown={trapFocus}
+      >
+        <header className="viewer-head">
+          <h2 id={titleId}>
+            <span className="viewer-kicker">3D view</span> <span className="viewer-file">{fileName}</span>
+          </h2>
+          <button ref={closeRef} type="button" className="button button-small" onClick={onClose}>
+            Close
+          </button>
+        </header>
+
+        <div className="viewer-frame">
+          <div ref={stageRef} className="viewer-stage" />
+          {phase.kind === 'loading' && (
+            <div className="viewer-overlay">
+              <p id={`${titleId}-loading`}>Loading the model…</p>
+              <progress
+                aria-labelledby={`${titleId}-loading`}
+                max={100}
+                {...(percent === null ? {} : { value: percent })}
+              />
+              <p className="viewer-progress-text">
+                {percent === null ? loadedText(phase.loaded) : `${percent}%`}
+              </p>
+            </div>
+          )}
+          {phase.kind === 'error' && (
+            <div className="viewer-overlay">
+              <p className="alert alert-error" role="alert">
+                {phase.message}
+              </p>
+            </div>
+          )}
+        </div>
+
+        <footer className="viewer-foot">
+          <p className="viewer-hint" id={hintId}>
+            Drag to turn, scroll or pinch to zoom, right-drag to move.
+            {ready && ` Grid squares are ${phase.cell} mm.`}
+          </p>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={!ready}
+            onClick={() => viewerRef.current?.fitToView()}
+          >
+            Fit to view
+          </button>
+        </footer>
+      </div>
+    </div>,
+    document.body,
   );
 }

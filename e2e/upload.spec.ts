@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { box, toBinaryStl, toObj, triangles } from '../src/mesh/testing/generate.ts';
+import type { ModelPayload, QuotePayload, QuoteRequest } from '../src/shared/models.ts';
+import { expect, test } from './fixtures.ts';
+
+// The upload journey: two models in, measured and priced, viewed in 3D, and into the cart.
+
+let dir: string;
+const CUBE = 'cube-20mm.stl';
+const BLOCK = 'block-60x40x30.obj';
+const TINY = 'tiny-in-inches.stl';
+
+test.beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-upload-'));
+  fs.writeFileSync(path.join(dir, CUBE), toBinaryStl(triangles(box(20, 20, 20))));
+  // Big enough that its price depends on the strength (small parts all cost the $12.00 minimum).
+  fs.writeFileSync(path.join(dir, BLOCK), toObj(box(60, 40, 30)));
+  fs.writeFileSync(path.join(dir, TINY), toBinaryStl(triangles(box(2, 1.5, 1))));
+});
+
+test.afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every model the server answered with (uploads and rescales), by file name. */
+function recordModels(page: Page): Map<string, ModelPayload> {
+  const models = new Map<string, ModelPayload>();
+  page.on('response', async (res) => {
+    const url = new URL(res.url());
+    if (res.status() === 201 && (url.pathname === '/api/uploads' || url.pathname.endsWith('/scale'))) {
+      const model = (await res.json()) as ModelPayload;
+      models.set(model.fileName, model);
+    }
+  });
+  return models;
+}
+
+const STRENGTHS = [
+  [1, 'Hollow'],
+  [2, 'Light'],
+  [3, 'Standard'],
+  [4, 'Heavy'],
+  [5, 'Solid'],
+] as const;
+
+const CART_FIELDS = [
+  'id',
+  'filePath',
+  'fileName',
+  'color',
+  'strength',
+  'cost',
+  'quantity',
+  'previewImage',
+  'volumeCm3',
+  'dimensions',
+  'notes',
+];
+
+/** The next quote answer whose request matches. */
+async function waitForQuote(page: Page, match: (request: QuoteRequest) => boolean): Promise<QuotePayload> {
+  const res = await page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/quote' && match(r.request().postDataJSON() as QuoteRequest),
+  );
+  expect(res.status()).toBe(200);
+  return (await res.json()) as QuotePayload;
+}
+
+/** No serious or critical axe violation inside `selector` (the rest of the page has its own journey). */
+async function expectAccessibleWithin(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
+    [],
+  );
+}
+
+const card = (page: Page, fileName: string) => page.getByRole('article', { name: fileName });
+const unitPrice = (c: Locator) => c.getByTestId('unit-price');
+const quoted = (c: Locator) => expect(c.locator('.price-box')).toHaveAttribute('data-state', 'quoted');
+
+async function expectPreview(c: Locator) {
+  const img = c.getByRole('img', { name: /^Preview of / });
+  await expect
+    .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+    .toBe(true);
+}
+
+test('upload an STL and an OBJ, price them, view them in 3D and add both to the cart', async ({ page }) => {
+  const models = recordModels(page);
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles([path.join(dir, CUBE), path.join(dir, BLOCK)]);
+
+  const cube = card(page, CUBE);
+  const block = card(page, BLOCK);
+  await expect(cube).toBeVisible({ timeout: 30_000 });
+  await expect(block).toBeVisible({ timeout: 30_000 });
+  await expect(cube.getByTestId('dimensions')).toHaveText('20.0 x 20.0 x 20.0 mm');
+  await expect(cube.getByTestId('volume')).toHaveText('8.00 cm³');
+  await expect(block.getByTestId('dimensions')).toHaveText('60.0 x 40.0 x 30.0 mm');
+  await expect(block.getByTestId('volume')).toHaveText('72.00 cm³');
+  await expectPreview(cube);
+  await expectPreview(block);
+
+  // Every strength shows its label, n/5 and its price; the quote answers for the default picks.
+  const cubeModel = models.get(CUBE)!;
+  const blockModel = models.get(BLOCK)!;
+  expect(cubeModel).toBeTruthy();
+  expect(blockModel).toBeTruthy();
+  for (const [level, label] of STRENGTHS) {
+    const price = blockModel.prices[String(level) as keyof ModelPayload['prices']];
+    await expect(block.locator('label').filter({ has: page.getByRole('radio', { name: label }) })).toHaveText(
+      `${label}${level}/5$${price.toFixed(2)}`,
+    );
+  }
+  await quoted(cube);
+  await quoted(block);
+  await expectAccessibleWithin(page, '#upload');
+  await expect(unitPrice(block)).toHaveText(`$${blockModel.prices['3'].toFixed(2)}`);
+
+  // Strength, color, quantity and notes on the block; the server's quote follows every change.
+  expect(blockModel.prices['5']).toBeGreaterThan(blockModel.prices['3']);
+  const solidQuote = waitForQuote(page, (q) => q.strength === 5);
+  await block.getByText('Solid', { exact: true }).click();
+  await expect(block.getByRole('radio', { name: /^Solid/ })).toBeChecked();
+  const solid = await solidQuote;
+  await expect(unitPrice(block)).toHaveText(`$${solid.unitPrice.toFixed(2)}`);
+  await expect(unitPrice(block)).not.toHaveText(`$${blockModel.prices['3'].toFixed(2)}`);
+
+  const redQuote = waitForQuote(page, (q) => q.color === '#dc3545');
+  await block.getByText('Red', { exact: true }).click();
+  await expect(block.getByRole('radio', { name: 'Red' })).toBeChecked();
+  const red = await redQuote;
+  expect(red).toMatchObject({ modelId: blockModel.id, color: '#dc3545', strength: 5, quantity: 1 });
+  await expect(unitPrice(block)).toHaveText(`$${red.unitPrice.toFixed(2)}`);
+
+  const twoQuote = waitForQuote(page, (q) => q.quantity === 2);
+  await block.getByLabel('Quantity').fill('2');
+  const two = await twoQuote;
+  await expect(block.getByTestId('line-total')).toHaveText(`$${two.lineTotal.toFixed(2)}`);
+  await block.getByLabel(/^Notes/).fill('Please print with the flat side down.');
+
+  // The 3D viewer: a canvas, no error; Escape and Close both close it and give focus back.
+  const view = cube.getByRole('button', { name: 'View 3D' });
+  await view.click();
+  const dialog = page.getByRole('dialog', { name: `3D view ${CUBE}` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('button', { name: 'Fit to view' })).toBeEnabled();
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Fit to view' }).click();
+  await expectAccessibleWithin(page, '[role=dialog]');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(view).toBeFocused();
+
+  await block.getByRole('button', { name: 'View 3D' }).click();
+  const blockDialog = page.getByRole('dialog', { name: `3D view ${BLOCK}` });
+  await expect(blockDialog.locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(blockDialog.getByRole('alert')).toHaveCount(0);
+  await blockDialog.getByRole('button', { name: 'Close' }).click();
+  await expect(blockDialog).toBeHidden();
+
+  // Into the cart.
+  const cubeUnit = (await unitPrice(cube).textContent())!;
+  await cube.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(cube.getByText('Added to cart')).toBeVisible();
+  await expect(cube.getByRole('link', { name: 'View cart' })).toHaveAttribute('href', '/#cart-section');
+  await quoted(block);
+  await block.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(block.getByText('Added to cart')).toBeVisible();
+
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]'));
+  expect(cart).toHaveLength(2);
+  for (const item of cart) {
+    expect(Object.keys(item).sort()).toEqual([...CART_FIELDS].sort());
+    expect(item.id).toEqual(expect.any(String));
+  }
+  expect(cart[0]).toEqual({
+    id: cart[0].id,
+    filePath: cubeModel.id,
+    fileName: CUBE,
+    color: '#007bff',
+    strength: 3,
+    cost: Number(cubeUnit.slice(1)),
+    quantity: 1,
+    previewImage: cubeModel.previewImage,
+    volumeCm3: cubeModel.volumeCm3,
+    dimensions: cubeModel.dimensions,
+    notes: '',
+  });
+  expect(cart[1]).toEqual({
+    id: cart[1].id,
+    filePath: blockModel.id,
+    fileName: BLOCK,
+    color: '#dc3545',
+    strength: 5,
+    cost: two.unitPrice,
+    quantity: 2,
+    previewImage: blockModel.previewImage,
+    volumeCm3: blockModel.volumeCm3,
+    dimensions: blockModel.dimensions,
+    notes: 'Please print with the flat side down.',
+  });
+});
+
+test('a model drawn in inches is scaled by 25.4 in one click', async ({ page }) => {
+  const models = recordModels(page);
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles(path.join(dir, TINY));
+  const tiny = card(page, TINY);
+  await expect(tiny.getByTestId('dimensions')).toHaveText('2.0 x 1.5 x 1.0 mm', { timeout: 30_000 });
+  const scale = tiny.getByRole('button', { name: 'Scale by 25.4' });
+  await scale.click();
+  await expect(tiny.getByTestId('dimensions')).toHaveText('50.8 x 38.1 x 25.4 mm');
+  await expect(scale).toHaveCount(0);
+  await quoted(tiny);
+  await tiny.getByRole('button', { name: 'Add to cart' }).click();
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]'));
+  const scaled = models.get(TINY)!;
+  expect(scaled.dimensions.x).toBeCloseTo(50.8, 3);
+  expect(cart).toEqual([expect.objectContaining({ filePath: scaled.id, dimensions: scaled.dimensions })]);
+});
+
+test('a .txt file is refused in the browser, without a request', async ({ page }) => {
+  const uploads: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/api/uploads')) uploads.push(req.url());
+  });
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not a model'),
+  });
+  await expect(page.getByRole('alert')).toHaveText('Only .stl and .obj files are accepted.');
+  await expect(page.getByRole('listitem').filter({ hasText: 'notes.txt' })).toBeVisible();
+  expect(uploads).toEqual([]);
+});
+
+test('a model dropped on the drop zone is uploaded', async ({ page }) => {
+  await page.goto('/');
+  const bytes = Array.from(fs.readFileSync(path.join(dir, CUBE)));
+  const zone = page.locator('.drop-zone');
+  const dataTransfer = await page.evaluateHandle(
+    ({ bytes, name }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], name));
+      return dt;
+    },
+    { bytes, name: 'dropped.stl' },
+  );
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await expect(zone).toContainText('Drop to upload');
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await expect(card(page, 'dropped.stl').getByTestId('dimensions')).toHaveText('20.0 x 20.0 x 20.0 mm', {
+    timeout: 30_000,
+  });
+});

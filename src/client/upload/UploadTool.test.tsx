@@ -1,0 +1,221 @@
+// @vitest-environment jsdom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModelPayload } from '../../shared/models.ts';
+import { CART_KEY, clearCart } from '../cart/cart-store.ts';
+import { SessionProvider } from '../session/SessionProvider.tsx';
+import UploadTool from './UploadTool.tsx';
+
+// The upload tool in a DOM: a fake XMLHttpRequest plays the upload endpoint, a stubbed fetch the quotes.
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+class FakeXhr extends EventTarget {
+  static all: FakeXhr[] = [];
+  upload = new EventTarget();
+  status = 0;
+  responseText = '';
+  withCredentials = false;
+  method = '';
+  url = '';
+  body: FormData | null = null;
+  constructor() {
+    super();
+    FakeXhr.all.push(this);
+  }
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+  setRequestHeader() {}
+  send(body: FormData) {
+    this.body = body;
+  }
+  abort() {
+    this.dispatchEvent(new Event('abort'));
+  }
+  progress(loaded: number, total: number) {
+    this.upload.dispatchEvent(
+      Object.assign(new Event('progress'), { loaded, total, lengthComputable: true }),
+    );
+  }
+  respond(status: number, body: unknown) {
+    this.upload.dispatchEvent(new Event('load'));
+    this.status = status;
+    this.responseText = JSON.stringify(body);
+    this.dispatchEvent(new Event('load'));
+  }
+}
+
+const model: ModelPayload = {
+  id: 'm_cube',
+  fileName: 'cube.stl',
+  format: 'stl',
+  triangles: 12,
+  volumeCm3: 8,
+  areaCm2: 24,
+  dimensions: { x: 20, y: 20, z: 20 },
+  scale: 1,
+  watertight: true,
+  fits: true,
+  warnings: [],
+  previewImage: '/api/models/m_cube/preview.png',
+  prices: { '1': 12, '2': 12.4, '3': 13.1, '4': 14.8, '5': 18.35 },
+};
+
+const quotes: { strength: number; color: string; quantity: number }[] = [];
+
+function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const url = String(input);
+  if (url.endsWith('/api/quote')) {
+    const body = JSON.parse(String(init?.body));
+    quotes.push(body);
+    const unitPrice = model.prices[String(body.strength) as '1'] + 0.5;
+    return Promise.resolve(
+      Response.json({
+        ...body,
+        currency: 'usd',
+        unitPrice,
+        lineTotal: unitPrice * body.quantity,
+        breakdown: {},
+      }),
+    );
+  }
+  return Promise.resolve(Response.json({ loggedIn: false }));
+}
+
+let container: HTMLDivElement;
+let root: Root;
+
+beforeEach(async () => {
+  FakeXhr.all = [];
+  quotes.length = 0;
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.stubGlobal('fetch', vi.fn(fakeFetch));
+  clearCart();
+  container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  await act(async () => {
+    root.render(
+      <MemoryRouter>
+        <SessionProvider>
+          <UploadTool />
+        </SessionProvider>
+      </MemoryRouter>,
+    );
+  });
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  vi.unstubAllGlobals();
+});
+
+async function until(check: () => boolean, what: string) {
+  const end = Date.now() + 3000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}:\n${container.textContent}`);
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+  }
+}
+
+async function choose(files: File[]) {
+  const input = container.querySelector<HTMLInputElement>('input[type=file]')!;
+  Object.defineProperty(input, 'files', { value: files, configurable: true });
+  await act(async () => {
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+}
+
+const text = () => container.textContent ?? '';
+
+describe('UploadTool', () => {
+  it('names the accepted files and offers a labelled file input', () => {
+    const input = container.querySelector<HTMLInputElement>('input[type=file]')!;
+    expect(input.accept).toBe('.stl,.obj');
+    expect(input.multiple).toBe(true);
+    expect(container.querySelector(`label[for="${input.id}"]`)?.textContent).toBe('Choose files');
+    expect(text()).toContain('STL or OBJ, up to 64 MB each');
+  });
+
+  it('refuses a .txt file without sending it', async () => {
+    await choose([new File(['hello'], 'notes.txt')]);
+    expect(container.querySelector('[role=alert]')?.textContent).toBe(
+      'Only .stl and .obj files are accepted.',
+    );
+    expect(FakeXhr.all).toHaveLength(0);
+  });
+
+  it('shows progress, then analysing, then a priced card that goes into the cart', async () => {
+    const file = new File([new Uint8Array(2 * 1024 * 1024)], 'cube.stl');
+    await choose([file]);
+    const [xhr] = FakeXhr.all;
+    expect(xhr).toMatchObject({ method: 'POST', url: '/api/uploads' });
+    expect(xhr!.body!.get('file')).toBeInstanceOf(File);
+
+    await act(async () => xhr!.progress(1024 * 1024, 2 * 1024 * 1024 + 200));
+    const progress = container.querySelector('progress')!;
+    expect(progress.getAttribute('aria-label')).toBe('Uploading cube.stl');
+    expect(text()).toContain('1.0 MB of 2.0 MB');
+
+    await act(async () => xhr!.upload.dispatchEvent(new Event('load')));
+    expect(text()).toContain('Analysing…');
+
+    await act(async () => xhr!.respond(201, model));
+    expect(container.querySelector('article h3')?.textContent).toBe('cube.stl');
+    expect(text()).toContain('20.0 x 20.0 x 20.0 mm');
+    expect(text()).toContain('8.00 cm³');
+    const unit = () => container.querySelector('[data-testid=unit-price]')!.textContent;
+    expect(unit()).toBe('$13.10');
+    await until(() => unit() === '$13.60', 'the quote');
+    expect(quotes.at(-1)).toEqual({ modelId: 'm_cube', color: '#007bff', strength: 3, quantity: 1 });
+
+    const solid = Array.from(container.querySelectorAll<HTMLInputElement>('input[type=radio]')).find(
+      (r) => r.value === '5',
+    )!;
+    expect(solid.closest('label')?.textContent).toBe('Solid5/5$18.35');
+    await act(async () => solid.click());
+    await until(() => unit() === '$18.85', 'the Solid quote');
+
+    const add = Array.from(container.querySelectorAll('button')).find(
+      (b) => b.textContent === 'Add to cart',
+    )!;
+    await act(async () => add.click());
+    expect(text()).toContain('Added to cart');
+    const cart = JSON.parse(localStorage.getItem(CART_KEY)!);
+    expect(cart).toHaveLength(1);
+    expect(cart[0]).toMatchObject({
+      filePath: 'm_cube',
+      strength: 5,
+      cost: 18.85,
+      quantity: 1,
+      color: '#007bff',
+    });
+  });
+
+  it("shows the server's error with Retry, and retries", async () => {
+    await choose([new File(['x'], 'broken.stl')]);
+    await act(async () => FakeXhr.all[0]!.respond(422, { error: 'This file is not an STL or OBJ model.' }));
+    expect(container.querySelector('[role=alert]')?.textContent).toBe(
+      'This file is not an STL or OBJ model.',
+    );
+    const retry = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Retry')!;
+    await act(async () => retry.click());
+    expect(FakeXhr.all).toHaveLength(2);
+    expect(container.querySelector('[role=alert]')).toBeNull();
+  });
+
+  it('sends the first file alone (it brings the visitor cookie), then two at a time', async () => {
+    await choose(['a', 'b', 'c', 'd'].map((n) => new File(['x'], `${n}.stl`)));
+    expect(FakeXhr.all).toHaveLength(1);
+    expect(text()).toContain('Waiting to upload…');
+    await act(async () => FakeXhr.all[0]!.respond(201, { ...model, id: 'm_a', fileName: 'a.stl' }));
+    expect(FakeXhr.all).toHaveLength(3);
+    await act(async () => FakeXhr.all[1]!.respond(201, { ...model, id: 'm_b', fileName: 'b.stl' }));
+    expect(FakeXhr.all).toHaveLength(4);
+  });
+});

@@ -1,13 +1,13 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { type ParsedMail, readOutboxDir } from '../src/server/mail/testing.ts';
 
 export type Shop = {
   baseURL: string;
   dataDir: string;
-  /** Mails the shop wrote to its outbox (DATA_DIR/outbox/*.eml), oldest first, as raw text. */
-  mails(): string[];
+  /** Mails the shop wrote to its outbox (DATA_DIR/outbox/*.eml), oldest first. */
+  mails(): ParsedMail[];
 };
 
 export const test = base.extend<{ shop: Shop }>({
@@ -18,18 +18,10 @@ export const test = base.extend<{ shop: Shop }>({
   // biome-ignore lint/correctness/noEmptyPattern: as above.
   shop: async ({}, use) => {
     const dataDir = process.env.E2E_DATA_DIR ?? '';
-    const outbox = path.join(dataDir, 'outbox');
     await use({
       baseURL: process.env.E2E_BASE_URL ?? '',
       dataDir,
-      mails: () =>
-        fs.existsSync(outbox)
-          ? fs
-              .readdirSync(outbox)
-              .filter((f) => f.endsWith('.eml'))
-              .sort()
-              .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'))
-          : [],
+      mails: () => readOutboxDir(path.join(dataDir, 'outbox')),
     });
   },
   page: async ({ page }, use) => {
@@ -37,9 +29,11 @@ export const test = base.extend<{ shop: Shop }>({
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     page.on('console', (msg) => {
-      // A 401 is how the server says "logged out": the browser logs it, the shop does not care.
-      if (msg.type() === 'error' && !/status of 401/.test(msg.text()))
+      // Chromium logs every 4xx answer (401 logged out, 409 taken, ...); the journeys assert what the page
+      // shows for those. A 5xx or the page's own console.error is a failure.
+      if (msg.type() === 'error' && !/Failed to load resource: .*status of 4\d\d/.test(msg.text())) {
         problems.push(`console.error: ${msg.text()}`);
+      }
     });
     await use(page);
     expect(problems, 'errors in the page').toEqual([]);

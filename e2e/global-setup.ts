@@ -1,10 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 // Starts the built shop on a free port with a temporary data directory; the specs read both from env.
+
+export const E2E_ADMIN = { username: 'e2e-admin', email: 'admin@e2e.test', password: 'admin-secret-1' };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,6 +39,22 @@ export default async function globalSetup() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
+  // An admin made the way a shop owner makes one: with the CLI, before the server takes the data directory.
+  const admin = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/server/admin/cli.ts',
+      'create',
+      E2E_ADMIN.username,
+      E2E_ADMIN.email,
+      '--password',
+      E2E_ADMIN.password,
+    ],
+    { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+  );
+  if (admin.status !== 0) throw new Error(`admin CLI failed:\n${admin.stdout}${admin.stderr}`);
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {

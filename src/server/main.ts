@@ -32,9 +32,8 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    `${config.shopName} is open at ${config.publicUrl} (database: ${database.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL'})`,
-  );
+  const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
+  app.log.info(`${config.shopName} is open at ${config.publicUrl} (database: ${where})`);
 }
 
 main().catch((err: unknown) => {

@@ -74,3 +74,26 @@ describe('client routes without a built client', () => {
     expect(res.json()).toHaveProperty('error');
   });
 });
+
+describe('bad input never reaches the database as a 500 (SECURITY.md 18, 22)', () => {
+  it('refuses a NUL character in a JSON string with a 400', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/send_contact_email.php',
+      headers: { origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'a\u0000b', email: 'a@example.com', message: 'hi' }),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'The request contains a character that is not allowed.' });
+  });
+
+  it('logs a failed query without its parameters', async () => {
+    const { serializeError } = await import('./logger.ts');
+    const err = new Error('Failed query: insert into "users" values ($1)\nparams: secret-hash', {
+      cause: new Error('boom'),
+    });
+    const logged = JSON.stringify(serializeError(err));
+    expect(logged).toContain('Failed query');
+    expect(logged).not.toContain('secret-hash');
+  });
+});

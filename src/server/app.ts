@@ -15,6 +15,7 @@ import { createMailer } from './mail/mailer.ts';
 import { claimRequestModels } from './models/claim.ts';
 import { modelsPlugin } from './models/plugin.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { bodyGuard } from './plugins/body-guard.ts';
 import { clientStatic } from './plugins/client-static.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { originCheck } from './plugins/origin-check.ts';
@@ -38,7 +39,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger:
       options.logStream && typeof logger === 'object' ? { ...logger, stream: options.logStream } : logger,
-    trustProxy: config.trustProxy,
+    // Trust exactly TRUST_PROXY hops of X-Forwarded-For, counted from our side.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
+    // A request (an upload included) that takes longer than this is cut off: no socket held forever.
+    requestTimeout: 10 * 60_000,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
@@ -52,6 +56,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorHandler);
   await app.register(securityHeaders, { https: config.secureCookies });
   await app.register(originCheck, { publicUrl: config.publicUrl });
+  await app.register(bodyGuard);
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
 

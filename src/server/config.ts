@@ -4,10 +4,6 @@ import { z } from 'zod';
 // Every setting comes from the environment, read once and validated here; a wrong value stops start-up
 // with a message naming the variable.
 
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
-
 const optionalUrl = z
   .string()
   .trim()
@@ -23,7 +19,16 @@ const envSchema = z.object({
   PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalUrl,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  // How many reverse proxies stand in front of the shop: only their X-Forwarded-For entries are believed,
+  // so a client cannot pick its own address by sending a fake one. true/yes = 1.
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(/^(\d+|true|false|yes|no|)$/, 'expected a number of proxies (e.g. 1), true or false')
+    .transform((v) =>
+      v === 'true' || v === 'yes' ? 1 : v === 'false' || v === 'no' || v === '' ? 0 : Number(v),
+    )
+    .default(0),
   SHOP_NAME: z.string().min(1).default('Badger Print Co.'),
   SHOP_EMAIL: z.email().default('shop@localhost'),
   MAIL_FROM: z.string().min(1).optional(),

@@ -8,6 +8,32 @@ export function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 
+/** A failed query's message carries its parameters (hashes, tokens, mail bodies): keep only the SQL text. */
+function scrub(text: string | undefined): string | undefined {
+  return text?.split('\nparams:')[0];
+}
+
+type LoggedError = Error & { code?: unknown; statusCode?: unknown };
+
+export function serializeError(err: LoggedError): {
+  type: string;
+  message: string;
+  stack: string;
+  [k: string]: unknown;
+} {
+  const cause = err.cause instanceof Error ? (err.cause as LoggedError) : undefined;
+  return {
+    type: err.constructor?.name ?? 'Error',
+    message: scrub(err.message) ?? '',
+    stack: scrub(err.stack) ?? '',
+    code: err.code,
+    statusCode: err.statusCode,
+    ...(cause
+      ? { cause: { type: cause.constructor?.name, message: scrub(cause.message), code: cause.code } }
+      : {}),
+  };
+}
+
 /** pino options: request ids, no cookies, tokens or passwords in any line. */
 export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOptions['logger'] {
   return {
@@ -24,6 +50,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
       censor: '[redacted]',
     },
     serializers: {
+      err: serializeError,
       req(req) {
         return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
       },

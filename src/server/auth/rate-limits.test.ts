@@ -143,6 +143,8 @@ describe('behind a trusted proxy (TRUST_PROXY=1)', () => {
       for (let i = 0; i < 5; i++) expect((await send('198.51.100.7')).statusCode).toBe(200);
       expect((await send('198.51.100.7')).statusCode).toBe(429);
       expect((await send('198.51.100.8')).statusCode).toBe(200);
+      // Only the entry our one proxy added counts: a client-written address in front of it changes nothing.
+      for (let i = 0; i < 3; i++) expect((await send(`203.0.113.${i}, 198.51.100.7`)).statusCode).toBe(429);
     } finally {
       await proxied.close();
     }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { type OutboxMail, outbox } from '../db/schema.ts';
 
@@ -58,7 +58,17 @@ export async function claimDueMails(db: Db, now: Date, limit: number, leaseMs: n
 }
 
 export async function markSent(db: Db, id: number, now: Date): Promise<void> {
-  await db.update(outbox).set({ status: 'sent', sentAt: now, lockedUntil: null }).where(eq(outbox.id, id));
+  // Once sent, the body is forgotten: it may hold a one-time link (a raw token) that must not sit in the
+  // database. The recipient and subject stay for the record.
+  await db
+    .update(outbox)
+    .set({
+      status: 'sent',
+      sentAt: now,
+      lockedUntil: null,
+      payload: sql`jsonb_set(jsonb_set(${outbox.payload}, '{text}', '"[sent]"'), '{html}', '"[sent]"')`,
+    })
+    .where(eq(outbox.id, id));
 }
 
 /** The wait before attempt `attempts + 1`: 10 s, 20 s, 40 s ... at most 1 h. */

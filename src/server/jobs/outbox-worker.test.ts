@@ -139,3 +139,23 @@ describe('the background worker (outside tests)', () => {
     }
   });
 });
+
+describe('a sent mail', () => {
+  it('keeps its recipient and subject but not its body, which may hold a one-time link', async () => {
+    const id = await enqueueMail(t.database.db, {
+      ...mail('kept@example.com'),
+      text: 'token=abc',
+      html: 'token=abc',
+    });
+    await t.app.outbox.drain();
+    const [row] = await t.database.db.select().from(outbox).where(eq(outbox.id, id));
+    expect(row?.status).toBe('sent');
+    expect(row?.payload).toMatchObject({
+      to: 'kept@example.com',
+      subject: 'Hello',
+      text: '[sent]',
+      html: '[sent]',
+    });
+    expect(smtp.messages.some((m) => m.text.includes('token=abc'))).toBe(true);
+  });
+});

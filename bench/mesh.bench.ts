@@ -202,7 +202,9 @@ function main(): void {
     for (const c of cases) {
       const size = fs.statSync(c.file).size;
       console.log(`== ${c.name}: ${(size / 1e6).toFixed(1)} MB`);
-      // Warm up, then measure.
+      // Warm up, then measure. No forced GC between runs: a full collection resets V8's inline
+      // caches and costs the next run a re-optimisation, which a warm server does not pay.
+      gc();
       const analysis = analyse(c, true);
       analyse(c, false);
       readChunks(c.file, () => {});
@@ -210,11 +212,8 @@ function main(): void {
       const full: number[] = [];
       const plain: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        gc();
         read.push(time(() => readChunks(c.file, () => {}))[0]);
-        gc();
         full.push(time(() => analyse(c, true))[0]);
-        gc();
         plain.push(time(() => analyse(c, false))[0]);
       }
       const tRead = median(read);

@@ -15,8 +15,10 @@ export {
   createMeshAnalyzer,
   type MeshAnalyzer,
 } from './analysis.ts';
+export { MAX_COORDINATE } from './coordinates.ts';
 export { DETECT_BYTES, detectFormat } from './detect.ts';
 export { MeshError, type MeshErrorCode } from './errors.ts';
+export { MAX_TRIANGLES } from './geometry.ts';
 export { crc32, encodePng } from './png.ts';
 export { createPreviewRenderer, type PreviewRenderer, previewPng } from './preview.ts';
 export { DEFAULT_PREVIEW_SIZE, type PreviewOptions, renderPreview } from './rasterise.ts';

@@ -15,8 +15,6 @@ export const NOT_FINITE = -2;
 const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10[k] = p;
 
-const MAX_EXACT = 9007199254740991;
-
 /** True for the bytes that end a token: space, tab, CR, LF, and other controls. */
 export function isSpace(c: number): boolean {
   return c <= 32;
@@ -38,19 +36,11 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
     c = buf[++i]!;
   }
   const digitsStart = i;
-  // The mantissa's first 9 significant digits go into the int `high` and the next 9 into `low`:
-  // small-integer arithmetic is much faster than a chain of double multiply-adds. More digits
-  // than that take the slow path.
-  let high = 0;
-  let low = 0;
-  let lowDigits = 0;
-  let more = false;
+  // All digits go into one integer mantissa; with at most 15 of them it is exact (< 2^53). While
+  // it fits 31 bits V8 even keeps it a small integer. Longer mantissas take the slow path.
+  let m = 0;
   while (c >= 48 && c <= 57) {
-    if (high < 100000000) high = high * 10 + (c - 48);
-    else if (lowDigits < 9) {
-      low = low * 10 + (c - 48);
-      lowDigits++;
-    } else more = true;
+    m = m * 10 + (c - 48);
     c = buf[++i]!;
   }
   let digits = i - digitsStart;
@@ -59,11 +49,7 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
     c = buf[++i]!;
     const fracStart = i;
     while (c >= 48 && c <= 57) {
-      if (high < 100000000) high = high * 10 + (c - 48);
-      else if (lowDigits < 9) {
-        low = low * 10 + (c - 48);
-        lowDigits++;
-      } else more = true;
+      m = m * 10 + (c - 48);
       c = buf[++i]!;
     }
     e = fracStart - i;
@@ -90,13 +76,11 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
     e += expNeg ? -x : x;
   }
   if (!(c <= 32)) return classifyWord(buf, pos);
-  // Digits dropped from the integer part still count as a power of ten.
-  const m = lowDigits === 0 ? high : high * POW10[lowDigits]! + low;
   let v: number;
-  if (m === 0 && !more) {
-    v = 0;
-  } else if (!more && m <= MAX_EXACT && e >= -22 && e <= 22) {
+  if (digits <= 15 && e >= -22 && e <= 22) {
     v = e < 0 ? m / POW10[-e]! : m * POW10[e]!;
+  } else if (m === 0) {
+    v = 0;
   } else {
     v = Number(latin1(buf, digitsStart, i));
   }

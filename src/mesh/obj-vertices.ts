@@ -3,17 +3,24 @@
 
 import { VertexWelder } from './vertex-welder.ts';
 
+/** Vertices waiting to be welded together (welding in batches overlaps the memory accesses). */
+const PENDING = 512;
+
 export class ObjVertices {
   /** Vertices defined so far (v lines). */
   count = 0;
+  /** Vertices welded so far; the rest (up to count) are pending. */
+  private welded = 0;
+  private readonly pending = new Float64Array(3 * PENDING);
   /** OBJ vertex number - 1 -> welded id. */
   private remap: Int32Array | null;
   private readonly welder: VertexWelder | null;
   /** Unwelded coordinates, when welding is off. */
   private plain: Float64Array | null;
 
-  constructor(weld: boolean) {
-    this.welder = weld ? new VertexWelder() : null;
+  /** expected: a guess of the vertex count, to size the weld table once. */
+  constructor(weld: boolean, expected = 0) {
+    this.welder = weld ? new VertexWelder(expected) : null;
     this.remap = weld ? new Int32Array(1024) : null;
     this.plain = weld ? null : new Float64Array(3 * 1024);
   }
@@ -21,12 +28,13 @@ export class ObjVertices {
   add(x: number, y: number, z: number): void {
     const n = this.count;
     if (this.welder !== null) {
-      let remap = this.remap!;
-      if (n === remap.length) {
-        remap = grow(remap);
-        this.remap = remap;
-      }
-      remap[n] = this.welder.weldUncached(x, y, z);
+      const k = 3 * (n - this.welded);
+      const pending = this.pending;
+      pending[k] = x;
+      pending[k + 1] = y;
+      pending[k + 2] = z;
+      this.count = n + 1;
+      if (n + 1 - this.welded === PENDING) this.flush();
     } else {
       let plain = this.plain!;
       if (3 * n + 3 > plain.length) {
@@ -38,23 +46,38 @@ export class ObjVertices {
       plain[3 * n] = x;
       plain[3 * n + 1] = y;
       plain[3 * n + 2] = z;
+      this.count = n + 1;
     }
-    this.count = n + 1;
   }
 
   /** The id of vertex v (0-based OBJ number): its welded id, or v itself. */
   id(v: number): number {
-    return this.remap !== null ? this.remap[v]! : v;
+    if (this.remap === null) return v;
+    if (v >= this.welded) this.flush();
+    return this.remap[v]!;
   }
 
-  /** x, y, z of each id at 3 * id (read it again after add: it may grow). */
+  /** Welds the pending vertices. */
+  flush(): void {
+    const n = this.count - this.welded;
+    if (n === 0 || this.welder === null) return;
+    let remap = this.remap!;
+    if (this.count > remap.length) {
+      remap = grow(remap, this.count);
+      this.remap = remap;
+    }
+    this.welder.weldAll(this.pending, n, remap, this.welded);
+    this.welded = this.count;
+  }
+
+  /** x, y, z of each id at 3 * id (read it again after add or id: it may grow). */
   coordinates(): Float64Array {
     return this.welder !== null ? this.welder.coords : this.plain!;
   }
 }
 
-function grow(a: Int32Array): Int32Array {
-  const next = new Int32Array(a.length * 2);
+function grow(a: Int32Array, least: number): Int32Array {
+  const next = new Int32Array(Math.max(least, a.length * 2));
   next.set(a);
   return next;
 }

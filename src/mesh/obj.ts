@@ -28,6 +28,8 @@ const FAST_CORNERS = 64;
 export interface ObjOptions {
   /** Weld vertices by position (needed for the watertight check). Default true. */
   weld?: boolean;
+  /** The file's size, if known: sizes the weld table once. */
+  totalSize?: number;
 }
 
 class ObjRanges implements RangeParser {
@@ -50,7 +52,9 @@ class ObjRanges implements RangeParser {
 
   constructor(sink: TriangleSink, options: ObjOptions) {
     this.sink = sink;
-    this.vertices = new ObjVertices(options.weld !== false);
+    // A big OBJ has roughly one vertex per 80 bytes (a v line and two f lines).
+    const expected = Math.min(4_000_000, Math.floor((options.totalSize ?? 0) / 80));
+    this.vertices = new ObjVertices(options.weld !== false, expected);
   }
 
   skippingLine(): boolean {
@@ -178,40 +182,52 @@ class ObjRanges implements RangeParser {
   private fastLines(buf: Uint8Array, start: number, end: number): number {
     let i = start;
     let line = this.line;
+    let done = start;
+    let doneLine = line;
     const corners = this.fastCorners;
     const vertex = this.vertex;
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const length = buf.length;
     lines: for (;;) {
       const c = buf[i]!;
       const after = buf[i + 1]!;
+      let p = i + 2;
+      let ch = buf[p]!;
       if (c === 118 && (after === 32 || after === 9)) {
-        let p = i + 2;
         for (let k = 0; k < 3; k++) {
-          while (buf[p] === 32 || buf[p] === 9) p++;
+          while (ch === 32 || ch === 9) ch = buf[++p]!;
           const j = parseDecimal(buf, p);
           if (j < 0 || j - p > MAX_TOKEN) break lines;
           const v = parsedNumber[0]!;
           if (!(Math.abs(v) <= MAX_COORDINATE)) break lines;
           vertex[k] = v;
           p = j;
+          ch = buf[p]!;
         }
-        while (buf[p] === 32 || buf[p] === 9 || buf[p] === 13) p++;
-        if (p >= end || buf[p] !== 10) break;
+        while (ch === 32 || ch === 9 || ch === 13) ch = buf[++p]!;
+        if (p >= end || ch !== 10) break;
         this.vertices.add(vertex[0]!, vertex[1]!, vertex[2]!);
-        i = p + 1;
       } else if (c === 102 && (after === 32 || after === 9)) {
-        let p = i + 2;
         let n = 0;
         const count = this.vertices.count;
         for (;;) {
-          while (buf[p] === 32 || buf[p] === 9 || buf[p] === 13) p++;
+          while (ch === 32 || ch === 9 || ch === 13) ch = buf[++p]!;
           if (p >= end) break lines;
-          let ch = buf[p]!;
           if (ch === 10) break;
           if (n === FAST_CORNERS) break lines;
           const negative = ch === MINUS;
           if (negative) ch = buf[++p]!;
           const digits = p;
           let index = 0;
+          // Four digits at a time while there are four (indices of big files have six or seven).
+          while (p + 4 <= length) {
+            const x = view.getUint32(p, true);
+            if ((x & 0xf0f0f0f0) !== 0x30303030 || ((x + 0x06060606) & 0xf0f0f0f0) !== 0x30303030) break;
+            const pairs = (x & 0x0f0f0f0f) * 10 + ((x & 0x0f0f0f0f) >>> 8);
+            index = index * 10000 + (pairs & 0xff) * 100 + ((pairs >>> 16) & 0xff);
+            p += 4;
+          }
+          ch = buf[p]!;
           while (ch >= 48 && ch <= 57) {
             index = index * 10 + (ch - 48);
             ch = buf[++p]!;
@@ -236,22 +252,22 @@ class ObjRanges implements RangeParser {
           this.emit(first, previous, id);
           previous = id;
         }
-        i = p + 1;
       } else {
         break;
       }
+      // Past the newline, blank space and empty lines before the next statement.
+      i = p + 1;
       line++;
-      // Blank space and empty lines before the next statement.
       while (i < end && buf[i]! <= 32) {
         if (buf[i] === 10) line++;
         i++;
       }
-      this.line = line;
-      start = i;
+      done = i;
+      doneLine = line;
       if (i >= end) break;
     }
-    this.line = line;
-    return start;
+    this.line = doneLine;
+    return done;
   }
 
   /** Reads one face corner token at i; returns the position after it. */

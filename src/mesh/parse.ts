@@ -23,12 +23,15 @@ export interface FormatParser extends ChunkParser {
 export function createParser(
   format: MeshFormat,
   sink: TriangleSink | null,
-  options: { weld?: boolean; geometry?: Geometry; topology?: Topology } = {},
+  options: { weld?: boolean; geometry?: Geometry; topology?: Topology; totalSize?: number } = {},
 ): FormatParser {
   const weld = options.weld !== false;
   const textSink = sink ?? noSink;
   if (format === 'obj') {
-    const obj = createObjParser(textSink, { weld });
+    const obj = createObjParser(textSink, {
+      weld,
+      ...(options.totalSize ? { totalSize: options.totalSize } : {}),
+    });
     return { ...obj, warnings: () => [] };
   }
   if (format === 'stl-binary') {

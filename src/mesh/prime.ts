@@ -6,22 +6,21 @@
 // whether a 64 MB analysis takes 10 or 30 ms was a coin toss per process. A few hundred calls on
 // small inputs first (short loops, no OSR) get every hot function optimised the normal way.
 
-import type { MeshFormat, TriangleSink } from './types.ts';
+import type { MeshFormat } from './types.ts';
 
 let primed = false;
 
-/** Runs `analyse` on small models of each format, once per process. */
-export function primeOnce(analyse: (format: MeshFormat, bytes: Uint8Array) => void): void {
+/** Runs `analyse` on small models of each format, once per process (about 30 ms). */
+export function primeOnce(analyse: (format: MeshFormat, bytes: Uint8Array, round: number) => void): void {
   if (primed) return;
   primed = true;
-  const samples = samplesOf(ring(24, 10));
-  for (let round = 0; round < 40; round++) {
-    for (const [format, bytes] of samples) analyse(format, bytes);
+  const samples = samplesOf(ring(12, 6));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [format, bytes] of samples) analyse(format, bytes, round);
   }
 }
 
-/** The same sink work the analyzer does, for priming renderers and other sinks. */
-export type { TriangleSink };
+const ROUNDS = 8;
 
 /** A closed ring (torus) of segments x sides quads, as triangles of 9 numbers. */
 function ring(segments: number, sides: number): number[] {
@@ -50,9 +49,14 @@ function samplesOf(tris: number[]): Array<[MeshFormat, Uint8Array]> {
   const obj: string[] = [];
   for (let t = 0; t < count; t++) {
     for (let c = 0; c < 9; c++) view.setFloat32(84 + 50 * t + 12 + 4 * c, tris[9 * t + c]!, true);
-    const v = (c: number) => `${tris[9 * t + c]!.toFixed(6)} ${tris[9 * t + c + 1]!.toFixed(6)} ${tris[9 * t + c + 2]!.toFixed(6)}`;
-    ascii.push(`facet normal 0 0 1\n  outer loop\n    vertex ${v(0)}\n    vertex ${v(3)}\n    vertex ${v(6)}\n  endloop\nendfacet\n`);
-    obj.push(`v ${v(0)}\nv ${v(3)}\nv ${v(6)}\nf -3 -2 -1\nf ${3 * t + 1}/1 ${3 * t + 2}/1/1 ${3 * t + 3}//1\n`);
+    const v = (c: number) =>
+      `${tris[9 * t + c]!.toFixed(6)} ${tris[9 * t + c + 1]!.toFixed(6)} ${tris[9 * t + c + 2]!.toFixed(6)}`;
+    ascii.push(
+      `facet normal 0 0 1\n  outer loop\n    vertex ${v(0)}\n    vertex ${v(3)}\n    vertex ${v(6)}\n  endloop\nendfacet\n`,
+    );
+    obj.push(
+      `v ${v(0)}\nv ${v(3)}\nv ${v(6)}\nf -3 -2 -1\nf ${3 * t + 1}/1 ${3 * t + 2}/1/1 ${3 * t + 3}//1\n`,
+    );
   }
   ascii.push('endsolid prime\n');
   const encoder = new TextEncoder();

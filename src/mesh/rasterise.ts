@@ -99,13 +99,12 @@ export class Rasteriser implements TriangleSink {
   private readonly diffuse: Float32Array;
   private readonly highlight: Float32Array;
   private readonly cam: Camera;
-  // -0 / NaN: doubles from the start, for V8's field representation (see Geometry).
-  private scale = Number.NaN;
-  private offsetX = -0;
-  private offsetY = -0;
+  private scale = 1;
+  private offsetX = 0;
+  private offsetY = 0;
   private readonly options: PreviewOptions;
   private shadowMask: Float32Array | null = null;
-  private groundZ = -0;
+  private groundZ = 0;
   private readonly shadowDir: [number, number, number];
 
   constructor(options: PreviewOptions = {}) {

@@ -30,6 +30,9 @@ export class VertexWelder {
   private mask: number;
   private readonly seed: number;
   private readonly cacheIds = new Int32Array(CACHE_SIZE);
+  private hashes = new Int32Array(0);
+  /** Keeps weldAll's touching loads from being optimised away. */
+  touched = 0;
   private readonly cacheXyz = new Float64Array(3 * CACHE_SIZE);
 
   constructor(expectedVertices = 1024) {
@@ -37,7 +40,8 @@ export class VertexWelder {
     while (size < expectedVertices * 2) size *= 2;
     this.table = new Int32Array(size);
     this.mask = size - 1;
-    this.coords = new Float64Array(3 * Math.max(256, Math.min(expectedVertices, size >>> 1)));
+    // Coordinates grow as needed (a sequential copy); only the table is sized for the guess.
+    this.coords = new Float64Array(3 * Math.max(256, Math.min(expectedVertices >>> 2, size >>> 1)));
     this.seed = (Math.random() * 0x100000000) | 1;
   }
 
@@ -65,9 +69,26 @@ export class VertexWelder {
     return id;
   }
 
-  /** weld without the cache, for streams that rarely repeat a position (OBJ v lines). */
-  weldUncached(x: number, y: number, z: number): number {
-    return this.lookup(x, y, z, hashPosition(x, y, z, this.seed));
+  /**
+   * Welds n positions (x, y, z each, in xyz) into out from index at, without the cache (for OBJ
+   * v lines, which rarely repeat). All hashes are computed first and their table slots touched,
+   * so the batch's cache misses overlap instead of coming one after another.
+   */
+  weldAll(xyz: Float64Array, n: number, out: Int32Array, at: number): void {
+    while ((this.count + n) * 2 > this.mask) this.growTable();
+    if (this.hashes.length < n) this.hashes = new Int32Array(n);
+    const hashes = this.hashes;
+    const table = this.table;
+    const mask = this.mask;
+    let touched = 0;
+    for (let k = 0; k < n; k++) {
+      const h = hashPosition(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, this.seed);
+      hashes[k] = h;
+      touched |= table[h & mask]!;
+    }
+    this.touched = touched;
+    for (let k = 0; k < n; k++)
+      out[at + k] = this.lookup(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, hashes[k]!);
   }
 
   private lookup(x: number, y: number, z: number, h: number): number {

@@ -20,7 +20,9 @@ export type MeshErrorCode =
   | 'token-too-long'
   | 'too-many-triangles'
   | 'no-faces'
-  | 'all-degenerate';
+  | 'all-degenerate'
+  /** Raised by the shop, not the parsers: a surface that encloses no volume cannot be printed. */
+  | 'no-volume';
 
 export class MeshError extends Error {
   readonly code: MeshErrorCode;

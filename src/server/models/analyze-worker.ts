@@ -42,6 +42,9 @@ function readChunks(fd: number, size: number, each: (chunk: Uint8Array) => void)
   }
 }
 
+/** 1 mm³: anything smaller is a surface, not a solid. */
+const MIN_VOLUME_CM3 = 0.001;
+
 function analyse(fd: number, size: number, task: AnalyzeTask) {
   const head = new Uint8Array(Math.min(DETECT_BYTES, size));
   fs.readSync(fd, head, 0, head.length, 0);
@@ -74,6 +77,15 @@ export default function analyzeFile(task: AnalyzeTask): AnalyzeResult {
     let result: ReturnType<typeof analyse>;
     try {
       result = analyse(fd, size, task);
+      // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print.
+      if (result.analysis.volumeCm3 < MIN_VOLUME_CM3) {
+        return {
+          ok: false,
+          code: 'no-volume',
+          message:
+            'This model encloses no volume (it is a flat or open surface), so there is nothing to print.',
+        };
+      }
     } catch (err) {
       if (err instanceof MeshError) return { ok: false, code: err.code, message: err.message };
       throw err;

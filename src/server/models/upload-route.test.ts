@@ -170,6 +170,17 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     await expectNothingKept();
   });
 
+  it('refuses a flat surface that encloses no volume with 422, keeping nothing', async () => {
+    const res = await t.app.inject(
+      uploadRequest({ fileName: 'sheet.obj', bytes: 'v 0 0 0\nv 10 0 0\nv 10 10 0\nv 0 10 0\nf 1 2 3 4\n' }),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe(
+      'This model encloses no volume (it is a flat or open surface), so there is nothing to print.',
+    );
+    await expectNothingKept();
+  });
+
   it('refuses empty files, OBJ with bad indices and faceless models with 422 (SECURITY.md 27, 28)', async () => {
     const cases: Array<[string, string | Uint8Array]> = [
       ['empty.stl', new Uint8Array(0)],

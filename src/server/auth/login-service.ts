@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import type { User } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import type { AttemptLimiter } from './login-throttle.ts';
-import { throttleKey } from './login-throttle.ts';
+import { accountThrottleKey, throttleKey } from './login-throttle.ts';
 import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import { MSG } from './schemas.ts';
 import { findUserByLogin, updatePasswordHash } from './users-repository.ts';
@@ -17,12 +17,13 @@ export async function authenticate(
   limiter: AttemptLimiter,
   input: { login: string; password: string },
 ): Promise<User> {
-  const key = throttleKey(input.login);
+  const user = await findUserByLogin(ctx.db, input.login);
+  // One bucket per account, whether it is named by its username or its email; unknown names get their own.
+  const key = user ? accountThrottleKey(user.id) : throttleKey(input.login);
   const waitMs = await limiter.blockedFor(key, ctx.now());
   if (waitMs > 0) {
     throw new HttpError(429, MSG.loginThrottled, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
   }
-  const user = await findUserByLogin(ctx.db, input.login);
   const ok = user
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyDummyPassword(input.password);

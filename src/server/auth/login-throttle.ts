@@ -51,7 +51,12 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
   }
 }
 
-/** Usernames and emails are case-insensitive, so is the throttle. */
+/** The bucket of a known account. */
+export function accountThrottleKey(userId: number): string {
+  return `user:${userId}`;
+}
+
+/** The bucket of a name no account has. Usernames and emails are case-insensitive, so is the throttle. */
 export function throttleKey(login: string): string {
   return login.trim().toLowerCase();
 }

@@ -124,8 +124,9 @@ describe('POST /api/login.php', () => {
 describe('failed-login throttle (SECURITY.md 6)', () => {
   it('answers 429 with Retry-After after 5 failures for one username, then lets it try again later', async () => {
     const { user, password } = await createUser(t.database.db, { username: 'Throttled' });
+    // Failures by username and by email count against the same account.
     for (let i = 0; i < 5; i++) {
-      const res = await login({ username: user.username, password: 'wrong-password' });
+      const res = await login({ username: i % 2 ? user.email : user.username, password: 'wrong-password' });
       expect(res.statusCode).toBe(401);
     }
     // Even the right password waits, and the case of the name does not matter.

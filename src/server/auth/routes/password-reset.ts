@@ -4,7 +4,7 @@ import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
 import type { AppContext } from '../../context.ts';
 import { HttpError } from '../../plugins/error-handler.ts';
 import { methodNotAllowed, parseBody, rateLimit } from '../http.ts';
-import { type AttemptLimiter, throttleKey } from '../login-throttle.ts';
+import { type AttemptLimiter, accountThrottleKey } from '../login-throttle.ts';
 import { requestPasswordReset, resetPassword } from '../password-reset-service.ts';
 import { emailField, MSG, newPasswordField } from '../schemas.ts';
 import { clearSessionCookie } from '../session-plugin.ts';
@@ -58,8 +58,7 @@ export function passwordResetRoutes(
       const user = await resetPassword(ctx, { token: input.token, password: input.password });
       req.log.info({ userId: user.id }, 'password reset');
       // Whoever proved access to the inbox may log in at once, even after failed attempts.
-      await deps.limiter.reset(throttleKey(user.username));
-      await deps.limiter.reset(throttleKey(user.email));
+      await deps.limiter.reset(accountThrottleKey(user.id));
       // Not logged in by a reset (SECURITY.md 12): any session cookie this browser had is gone too.
       clearSessionCookie(reply, ctx.config);
       return { message: MSG.resetDone };

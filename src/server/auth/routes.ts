@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { scaled } from './http.ts';
+import { scaled } from '../http/route-helpers.ts';
 import { type AttemptLimiter, MemoryAttemptLimiter } from './login-throttle.ts';
 import { loginRoute, type OnLogin } from './routes/login.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';

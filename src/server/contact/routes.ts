@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { methodNotAllowed, parseBody, rateLimit } from '../auth/http.ts';
 import { emailField } from '../auth/schemas.ts';
 import { getSessionUser } from '../auth/session-plugin.ts';
 import type { AppContext } from '../context.ts';
+import { methodNotAllowed, parseBody, rateLimit } from '../http/route-helpers.ts';
 import { submitContactMessage } from './contact-service.ts';
 
 export const CONTACT_MSG = {

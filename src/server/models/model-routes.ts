@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { scaleRequest } from '../../shared/models.ts';
-import { methodNotAllowed } from '../auth/http.ts';
+import { methodNotAllowed } from '../http/route-helpers.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import type { StoredFile } from '../storage/file-store.ts';

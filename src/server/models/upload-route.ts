@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { methodNotAllowed, rateLimit } from '../auth/http.ts';
 import type { Model } from '../db/schema.ts';
+import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { ownerOf } from './access.ts';
 import { toModelPayload } from './model-payload.ts';

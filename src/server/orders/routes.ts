@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { methodNotAllowed, NO_STORE } from '../auth/http.ts';
 import { requireUser } from '../auth/session-plugin.ts';
 import type { AppContext } from '../context.ts';
+import { methodNotAllowed, NO_STORE } from '../http/route-helpers.ts';
 import { listOrdersForUser } from './list-orders.ts';
 
 /** GET /api/get_orders.php: the logged-in user's orders (SPEC.md §7); 401 when logged out. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type QuotePayload, type QuoteRequest, quoteRequest } from '../../shared/models.ts';
-import { methodNotAllowed } from '../auth/http.ts';
 import type { AppContext } from '../context.ts';
+import { methodNotAllowed } from '../http/route-helpers.ts';
 import { findReadableModel } from '../models/access.ts';
 import { resolveViewer } from '../models/owner.ts';
 import type { LinePrice } from './price.ts';

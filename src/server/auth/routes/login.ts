@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, NO_STORE, parseBody, rateLimit } from '../http.ts';
+import { methodNotAllowed, NO_STORE, parseBody, rateLimit } from '../../http/route-helpers.ts';
 import { authenticate } from '../login-service.ts';
 import type { AttemptLimiter } from '../login-throttle.ts';
 import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, parseBody, rateLimit } from '../http.ts';
+import { methodNotAllowed, parseBody, rateLimit } from '../../http/route-helpers.ts';
 import { registerUser } from '../register-service.ts';
 import { emailField, MSG, newPasswordField, usernameField } from '../schemas.ts';
 

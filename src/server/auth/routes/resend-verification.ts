@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, parseBody, rateLimit } from '../http.ts';
+import { methodNotAllowed, parseBody, rateLimit } from '../../http/route-helpers.ts';
 import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';
 import { resendVerification } from '../verification-service.ts';
 import { atLeast } from './timing.ts';

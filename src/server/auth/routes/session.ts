@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, NO_STORE } from '../http.ts';
+import { methodNotAllowed, NO_STORE } from '../../http/route-helpers.ts';
 import { MSG } from '../schemas.ts';
 import { clearSessionCookie, getSessionUser, readSessionToken } from '../session-plugin.ts';
 import { endSession } from '../session-service.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { methodNotAllowed } from '../../http/route-helpers.ts';
 import { escapeHtml } from '../../mail/templates.ts';
-import { methodNotAllowed } from '../http.ts';
 import { MSG } from '../schemas.ts';
 import { verifyEmail } from '../verification-service.ts';
 

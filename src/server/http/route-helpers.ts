@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 
-// Small HTTP helpers for the account and contact routes: body parsing with readable messages, 405 for a
+// Small HTTP helpers shared by every feature's routes: body parsing with readable messages, 405 for a
 // wrong method, and per-route rate limits.
 
 /**

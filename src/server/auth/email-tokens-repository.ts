@@ -1,6 +1,7 @@
 import { and, count, eq, gt, gte, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { emailTokens } from '../db/schema.ts';
+import { newToken } from './tokens.ts';
 
 // Verification and reset tokens: hashed, single use, with an expiry. Used rows are kept (with used_at) so
 // the per-account mail caps can count them; housekeeping purges old rows.
@@ -18,6 +19,26 @@ export async function insertEmailToken(
     expiresAt: t.expiresAt,
     createdAt: t.now,
   });
+}
+
+/**
+ * Issues a fresh token for `purpose`, retiring the user's older ones so only the newest link works.
+ * Returns the raw token, which goes into the mail and nowhere else.
+ */
+export async function issueEmailToken(
+  db: Db,
+  t: { userId: number; purpose: TokenPurpose; ttlMs: number; now: Date },
+): Promise<string> {
+  const { token, hash } = newToken();
+  await retireEmailTokens(db, t.userId, t.purpose, t.now);
+  await insertEmailToken(db, {
+    tokenHash: hash,
+    userId: t.userId,
+    purpose: t.purpose,
+    now: t.now,
+    expiresAt: new Date(t.now.getTime() + t.ttlMs),
+  });
+  return token;
 }
 
 /**

@@ -6,13 +6,13 @@ import { HttpError } from '../plugins/error-handler.ts';
 import {
   consumeEmailToken,
   countEmailTokensSince,
-  insertEmailToken,
+  issueEmailToken,
   retireEmailTokens,
 } from './email-tokens-repository.ts';
 import { hashPassword } from './passwords.ts';
 import { MSG } from './schemas.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
-import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
+import { hashToken, isWellFormedToken } from './tokens.ts';
 import { findUserByEmail, findUserById, markEmailVerified, updatePasswordHash } from './users-repository.ts';
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
@@ -35,15 +35,11 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   const sent = await ctx.db.transaction(async (tx) => {
     const recent = await countEmailTokensSince(tx, user.id, 'reset', new Date(now.getTime() - 3600_000));
     if (recent >= RESET_MAILS_PER_HOUR) return false;
-    const { token, hash } = newToken();
-    // Only the newest link works.
-    await retireEmailTokens(tx, user.id, 'reset', now);
-    await insertEmailToken(tx, {
-      tokenHash: hash,
+    const token = await issueEmailToken(tx, {
       userId: user.id,
       purpose: 'reset',
+      ttlMs: RESET_TOKEN_TTL_MS,
       now,
-      expiresAt: new Date(now.getTime() + RESET_TOKEN_TTL_MS),
     });
     const brand = { shopName: ctx.config.shopName, publicUrl: ctx.config.publicUrl };
     await enqueueMail(

@@ -3,13 +3,8 @@ import type { Db } from '../db/client.ts';
 import type { User } from '../db/schema.ts';
 import { enqueueMail } from '../jobs/outbox-repository.ts';
 import { verificationMail } from '../mail/templates.ts';
-import {
-  consumeEmailToken,
-  countEmailTokensSince,
-  insertEmailToken,
-  retireEmailTokens,
-} from './email-tokens-repository.ts';
-import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
+import { consumeEmailToken, countEmailTokensSince, issueEmailToken } from './email-tokens-repository.ts';
+import { hashToken, isWellFormedToken } from './tokens.ts';
 import { findUserByLogin, markEmailVerified } from './users-repository.ts';
 
 export const VERIFY_TOKEN_TTL_MS = 24 * 3600_000;
@@ -30,14 +25,11 @@ export async function issueVerification(
   user: Pick<User, 'id' | 'username' | 'email'>,
 ): Promise<void> {
   const now = ctx.now();
-  const { token, hash } = newToken();
-  await retireEmailTokens(tx, user.id, 'verify', now);
-  await insertEmailToken(tx, {
-    tokenHash: hash,
+  const token = await issueEmailToken(tx, {
     userId: user.id,
     purpose: 'verify',
+    ttlMs: VERIFY_TOKEN_TTL_MS,
     now,
-    expiresAt: new Date(now.getTime() + VERIFY_TOKEN_TTL_MS),
   });
   const brand = { shopName: ctx.config.shopName, publicUrl: ctx.config.publicUrl };
   await enqueueMail(

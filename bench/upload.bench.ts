@@ -7,24 +7,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
-import { bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
+import { bigBinaryStl, bigObj, concatChunks } from '../src/mesh/testing/generate.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openPglite } from '../src/server/db/client.ts';
 import { multipartBody } from '../src/server/models/testing.ts';
 
 const MB = 1024 * 1024;
-
-function concat(chunks: Iterable<Uint8Array>): Uint8Array {
-  const list = [...chunks];
-  const out = new Uint8Array(list.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of list) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-upload-'));
 const database = await openPglite();
@@ -56,9 +45,19 @@ async function time(run: () => Promise<void>, rounds: number): Promise<number> {
 }
 
 const cases = [
-  { name: 'binary STL, 16 MB', fileName: 'sphere.stl', bytes: concat(bigBinaryStl(16 * MB)), rounds: 5 },
-  { name: 'binary STL, 64 MB', fileName: 'sphere.stl', bytes: concat(bigBinaryStl(64 * MB)), rounds: 3 },
-  { name: 'OBJ, 32 MB', fileName: 'sphere.obj', bytes: concat(bigObj(32 * MB)), rounds: 3 },
+  {
+    name: 'binary STL, 16 MB',
+    fileName: 'sphere.stl',
+    bytes: concatChunks(bigBinaryStl(16 * MB)),
+    rounds: 5,
+  },
+  {
+    name: 'binary STL, 64 MB',
+    fileName: 'sphere.stl',
+    bytes: concatChunks(bigBinaryStl(64 * MB)),
+    rounds: 3,
+  },
+  { name: 'OBJ, 32 MB', fileName: 'sphere.obj', bytes: concatChunks(bigObj(32 * MB)), rounds: 3 },
 ];
 
 console.log('case                     shop ms   bare ms   ratio');

@@ -256,6 +256,18 @@ export const torusArea = (R: number, r: number) => 4 * Math.PI ** 2 * R * r;
  * Big files for the benchmark, written piece by piece: a closed UV sphere sized so the file is just
  * under `bytes`. Each yields chunks of a few MB.
  */
+/** One buffer of a generator's chunks (for sending a big generated file in one request). */
+export function concatChunks(chunks: Iterable<Uint8Array>): Uint8Array {
+  const list = [...chunks];
+  const out = new Uint8Array(list.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const c of list) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
+}
+
 export function* bigBinaryStl(bytes: number): Generator<Uint8Array> {
   const segments = 1024;
   const triangleCount = Math.floor((bytes - 84) / 50);

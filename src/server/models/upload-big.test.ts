@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigBinaryStl, box, objText } from '../../mesh/testing/generate.ts';
+import { bigBinaryStl, box, concatChunks, objText } from '../../mesh/testing/generate.ts';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { uploadRequest } from './testing.ts';
@@ -12,20 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function concat(chunks: Iterable<Uint8Array>): Uint8Array {
-  const list = [...chunks];
-  const out = new Uint8Array(list.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of list) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
-
 describe('a 64 MB model (SECURITY.md 30)', () => {
   it('is analysed off the event loop: /healthz keeps answering meanwhile', { timeout: 60_000 }, async () => {
-    const bytes = concat(bigBinaryStl(MAX_UPLOAD_BYTES));
+    const bytes = concatChunks(bigBinaryStl(MAX_UPLOAD_BYTES));
     expect(bytes.length).toBeLessThanOrEqual(MAX_UPLOAD_BYTES);
     expect(bytes.length).toBeGreaterThan(MAX_UPLOAD_BYTES - 64 * 1024);
     let done = false;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../db/client.ts';
+import { withDatabase } from './database-url.ts';
 
 // Migrates one database for the whole run; each test file then clones it (DESIGN.md §6):
 // a PGlite snapshot file, or a PostgreSQL template database when DATABASE_URL is set.
@@ -13,12 +14,6 @@ declare module 'vitest' {
     pgliteSnapshot: string;
     pgTemplateUrl: string;
   }
-}
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
 }
 
 export default async function setup(project: TestProject) {

@@ -3,12 +3,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openPglite, openPostgres } from '../db/client.ts';
-
-function withDatabase(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+import { withDatabase } from './database-url.ts';
 
 /** A fresh, migrated database of its own for one test file, cloned from the run's snapshot. */
 export async function openTestDatabase(): Promise<Database> {

@@ -22,7 +22,8 @@ export class ObjVertices {
   constructor(weld: boolean, expected = 0) {
     this.welder = weld ? new VertexWelder(expected) : null;
     this.remap = weld ? new Int32Array(1024) : null;
-    this.plain = weld ? null : new Float64Array(3 * 1024);
+    // Sized once from the guess: doubling a big array costs a copy and fresh pages each time.
+    this.plain = weld ? null : new Float64Array(3 * Math.max(1024, expected));
   }
 
   add(x: number, y: number, z: number): void {

@@ -38,11 +38,15 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_BASE: optionalUrl,
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(72),
+  /** Uploads are refused (507) while the file store's disk has less free space than this. */
+  UPLOAD_MIN_FREE_MB: z.coerce.number().int().min(0).default(512),
   BUILD_VOLUME_MM: z
     .string()
     .regex(/^\d+(\.\d+)?x\d+(\.\d+)?x\d+(\.\d+)?$/, 'expected WxDxH in mm, e.g. 256x256x256')
     .default('256x256x256'),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Shared rate-limit counters for several app instances; in process without it. */
+  REDIS_URL: optionalUrl,
   CLIENT_DIR: z.string().optional(),
 });
 
@@ -82,8 +86,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     uploadRetentionMs: e.UPLOAD_RETENTION_HOURS * 3600_000,
+    uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MB * 1024 * 1024,
     buildVolumeMm: { x: bx, y: by, z: bz },
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    redisUrl: e.REDIS_URL,
     clientDir: path.resolve(e.CLIENT_DIR ?? 'dist/client'),
     filesDir: path.join(dataDir, 'files'),
     outboxDir: path.join(dataDir, 'outbox'),

@@ -9,6 +9,7 @@ import { contactRoutes } from './contact/routes.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
+import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -28,6 +29,8 @@ export type BuildAppOptions = {
   now?: () => Date;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** Prefix of the rate-limit keys in Redis (tests give each app its own). */
+  rateLimitNamespace?: string;
 };
 
 /** Composes the shop: third-party plugins first, then the shop's own features, then the client. */
@@ -58,7 +61,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(originCheck, { publicUrl: config.publicUrl });
   await app.register(bodyGuard);
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  const limits = openRateLimitStore(config.redisUrl, app.log, options.rateLimitNamespace);
+  app.addHook('onReady', () => limits.ready());
+  app.addHook('onClose', () => limits.close());
+  await app.register(rateLimit, { global: false, ...limits.options });
 
   // Mail is queued in the outbox table and sent by this worker: polling, except in tests, which call
   // `app.outbox.drain()` to deliver on demand.

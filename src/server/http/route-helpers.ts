@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { HttpError } from '../plugins/error-handler.ts';
+import { clientBucket } from './client-key.ts';
 
 // Small HTTP helpers shared by every feature's routes: body parsing with readable messages, 405 for a
 // wrong method, and per-route rate limits.
@@ -49,7 +50,7 @@ export function methodNotAllowed(app: FastifyInstance, url: string, allowed: HTT
   });
 }
 
-/** One limit: `max` requests per `windowMs` per client IP, scaled by RATE_LIMIT_SCALE. */
+/** One limit: `max` requests per `windowMs` per client (IP, or IPv6 /64), scaled by RATE_LIMIT_SCALE. */
 export type LimitRule = { max: number; windowMs: number; message: string };
 
 /** Scales a base limit by RATE_LIMIT_SCALE, never below one. */
@@ -59,14 +60,15 @@ export function scaled(config: Pick<Config, 'rateLimitScale'>, max: number): num
 
 /**
  * The `config.rateLimit` of a route (@fastify/rate-limit, registered with `global: false`): keyed by the
- * client IP (`req.ip`, which honours X-Forwarded-For only with TRUST_PROXY). The 429 carries Retry-After
- * and `{ error: rule.message }`. The store is the plugin's (in process unless app.ts gives it another).
+ * client's bucket (`req.ip`, which honours X-Forwarded-For only with TRUST_PROXY; IPv6 per /64). The 429
+ * carries Retry-After and `{ error: rule.message }`. The counters are in process, or in Redis with
+ * REDIS_URL (see rate-limit-store.ts).
  */
 export function rateLimit(config: Pick<Config, 'rateLimitScale'>, rule: LimitRule) {
   return {
     max: scaled(config, rule.max),
     timeWindow: rule.windowMs,
-    keyGenerator: (req: FastifyRequest) => req.ip,
+    keyGenerator: (req: FastifyRequest) => clientBucket(req.ip),
     errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) =>
       new HttpError(429, rule.message, { 'retry-after': String(Math.max(1, Math.ceil(context.ttl / 1000))) }),
   };

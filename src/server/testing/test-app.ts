@@ -21,7 +21,7 @@ export type TestApp = {
 /** The whole app on its own database and data directory, with a clock tests can move. */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: { logStream?: NodeJS.WritableStream } = {},
+  options: { logStream?: NodeJS.WritableStream; rateLimitNamespace?: string } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-app-'));
   const config = loadConfig({
@@ -39,6 +39,7 @@ export async function buildTestApp(
     database,
     now: () => new Date(Date.now() + offset),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.rateLimitNamespace ? { rateLimitNamespace: options.rateLimitNamespace } : {}),
   });
   await app.ready();
   return {

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { postJson } from '../auth/testing.ts';
+import { buildTestApp, type TestApp } from '../testing/test-app.ts';
+
+// Rate limits shared through Redis (REDIS_URL) by several app instances, and what happens when Redis
+// is away. Uses TEST_REDIS_URL or a Redis on 127.0.0.1:6379; without one these tests are skipped,
+// unless REDIS_REQUIRED=1 (CI), where a missing Redis fails them.
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+    socket.once('timeout', () => done(false));
+  });
+}
+
+const haveRedis = await reachable(REDIS_URL);
+if (!haveRedis && process.env.REDIS_REQUIRED === '1') {
+  throw new Error(`REDIS_REQUIRED=1 but no Redis answers at ${REDIS_URL}`);
+}
+
+const CONTACT = '/api/send_contact_email.php';
+const body = { name: 'Flood', email: 'flood@example.com', message: 'again' };
+const TOO_MANY = 'Too many requests. Please wait before submitting again.';
+
+const apps: TestApp[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((t) => t.close()));
+});
+
+async function app(env: Record<string, string>, options: Parameters<typeof buildTestApp>[1] = {}) {
+  const t = await buildTestApp(env, options);
+  apps.push(t);
+  return t;
+}
+
+describe.skipIf(!haveRedis)('rate limits in Redis (REDIS_URL)', () => {
+  it('are shared by two app instances: 5 contact messages per client in all, the 6th is a 429 on either', async () => {
+    const nameSpace = `test:${randomUUID()}:`;
+    const a = await app({ REDIS_URL }, { rateLimitNamespace: nameSpace });
+    const b = await app({ REDIS_URL }, { rateLimitNamespace: nameSpace });
+    const from = { remoteAddress: '10.20.0.1' };
+    for (const t of [a, b, a, b, a]) {
+      expect((await postJson(t, CONTACT, body, {}, from)).statusCode).toBe(200);
+    }
+    for (const t of [b, a]) {
+      const res = await postJson(t, CONTACT, body, {}, from);
+      expect(res.statusCode).toBe(429);
+      expect(res.json()).toEqual({ error: TOO_MANY });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Another client is counted apart.
+    expect((await postJson(b, CONTACT, body, {}, { remoteAddress: '10.20.0.2' })).statusCode).toBe(200);
+  });
+});
+
+describe('rate limits when Redis is away', () => {
+  it('let requests through and say so in the log, once', async () => {
+    const log = new PassThrough();
+    const lines: string[] = [];
+    log.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+    // Nothing listens on port 1.
+    const t = await app({ REDIS_URL: 'redis://127.0.0.1:1', LOG_LEVEL: 'error' }, { logStream: log });
+    for (let i = 0; i < 7; i++) {
+      expect((await postJson(t, CONTACT, body, {}, { remoteAddress: '10.30.0.1' })).statusCode).toBe(200);
+    }
+    const errors = lines.filter((l) => l.includes('rate-limit store (Redis) unavailable'));
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('rate limits per client bucket (in process)', () => {
+  it('count every address of one IPv6 /64 together', async () => {
+    const t = await app({});
+    for (let i = 1; i <= 5; i++) {
+      const res = await postJson(t, CONTACT, body, {}, { remoteAddress: `2001:db8:7:1::${i}` });
+      expect(res.statusCode).toBe(200);
+    }
+    const sameNetwork = await postJson(t, CONTACT, body, {}, { remoteAddress: '2001:db8:7:1:ffff::9' });
+    expect(sameNetwork.statusCode).toBe(429);
+    const otherNetwork = await postJson(t, CONTACT, body, {}, { remoteAddress: '2001:db8:7:2::1' });
+    expect(otherNetwork.statusCode).toBe(200);
+  });
+});

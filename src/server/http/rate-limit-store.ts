@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+
+// Where the per-route rate-limit counters live (DESIGN.md §1): in the process by default, in Redis
+// when REDIS_URL is set, so that several app instances behind one load balancer share one count.
+//
+// A Redis outage must not take the shop down with it: a command fails fast (no offline queue, one
+// retry) and the request is let through (`skipOnError`), with an error in the log at most once a minute.
+// Limits are a brake on abuse, not a lock: the shop stays open while Redis is away.
+
+export type RateLimitStore = {
+  /** Options for @fastify/rate-limit's registration. */
+  options: { redis?: Redis; nameSpace?: string; skipOnError?: boolean };
+  /** Waits (a few seconds at most) for the first connection, so the first requests are counted. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+};
+
+const CONNECT_WAIT_MS = 3000;
+
+const LOG_EVERY_MS = 60_000;
+
+export function openRateLimitStore(
+  redisUrl: string | undefined,
+  log: FastifyBaseLogger,
+  nameSpace = 'printshop:rate:',
+): RateLimitStore {
+  if (!redisUrl) return { options: {}, ready: async () => {}, close: async () => {} };
+  const redis = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+  });
+  let lastLogged = -Infinity;
+  redis.on('error', (err: Error) => {
+    const now = Date.now();
+    if (now - lastLogged < LOG_EVERY_MS) return;
+    lastLogged = now;
+    log.error(
+      { err: { message: err.message } },
+      'rate-limit store (Redis) unavailable: limits are not enforced',
+    );
+  });
+  redis.on('ready', () => {
+    if (lastLogged > -Infinity) log.info('rate-limit store (Redis) is back');
+    lastLogged = -Infinity;
+  });
+  return {
+    options: { redis, nameSpace, skipOnError: true },
+    ready: () =>
+      new Promise<void>((resolve) => {
+        if (redis.status === 'ready') return resolve();
+        const timer = setTimeout(done, CONNECT_WAIT_MS);
+        function done() {
+          clearTimeout(timer);
+          redis.off('ready', done);
+          resolve();
+        }
+        redis.once('ready', done);
+      }),
+    close: async () => {
+      redis.disconnect();
+    },
+  };
+}

@@ -45,6 +45,17 @@ const envSchema = z.object({
     .regex(/^\d+(\.\d+)?x\d+(\.\d+)?x\d+(\.\d+)?$/, 'expected WxDxH in mm, e.g. 256x256x256')
     .default('256x256x256'),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Model files in an S3-compatible bucket instead of DATA_DIR/files (several app instances). */
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([\w.-]+\/)*$/, "expected folder names each ending in '/', e.g. printshop/")
+    .default('printshop/'),
   /** Shared rate-limit counters for several app instances; in process without it. */
   REDIS_URL: optionalUrl,
   CLIENT_DIR: z.string().optional(),
@@ -90,6 +101,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     buildVolumeMm: { x: bx, y: by, z: bz },
     rateLimitScale: e.RATE_LIMIT_SCALE,
     redisUrl: e.REDIS_URL,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT,
+          // A self-hosted store (an endpoint is given) almost always wants path-style addressing.
+          forcePathStyle: (e.S3_FORCE_PATH_STYLE ?? (e.S3_ENDPOINT ? 'true' : 'false')) === 'true',
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          prefix: e.S3_PREFIX,
+        }
+      : undefined,
     clientDir: path.resolve(e.CLIENT_DIR ?? 'dist/client'),
     filesDir: path.join(dataDir, 'files'),
     outboxDir: path.join(dataDir, 'outbox'),

@@ -4,9 +4,15 @@
 // instances.
 
 export interface AttemptLimiter {
-  /** Milliseconds until `key` may try again, or 0 when it may now. */
-  blockedFor(key: string, now: Date): Promise<number>;
-  recordFailure(key: string, now: Date): Promise<void>;
+  /**
+   * Checks and counts an attempt in one atomic step: 0 when `key` may try now (the attempt then counts as
+   * a failure unless forgiven or reset), or the milliseconds until it may (nothing counted). One step, not
+   * "check, verify the password, then record": simultaneous guesses would all pass a check made before any
+   * of them had failed. A shared store must keep it atomic too (one Redis script, one SQL statement).
+   */
+  take(key: string, now: Date): Promise<number>;
+  /** Un-counts the attempt taken at `now`: it turned out not to be a failure. */
+  forgive(key: string, now: Date): Promise<void>;
   /** Forgets a key's failures (a successful login, a password reset). */
   reset(key: string): Promise<void>;
 }
@@ -24,19 +30,18 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
     return list;
   }
 
-  async blockedFor(key: string, now: Date): Promise<number> {
-    const list = this.recent(key, now.getTime());
-    if (list.length < this.opts.max) return 0;
-    const oldest = list[list.length - this.opts.max] ?? now.getTime();
-    return Math.max(1, oldest + this.opts.windowMs - now.getTime());
-  }
-
-  async recordFailure(key: string, now: Date): Promise<void> {
-    const list = this.recent(key, now.getTime());
-    list.push(now.getTime());
-    // Only the last `max` failures matter.
+  // No await between the check and the push: atomic within the process.
+  async take(key: string, now: Date): Promise<number> {
+    const at = now.getTime();
+    const list = this.recent(key, at);
+    if (list.length >= this.opts.max) {
+      const oldest = list[list.length - this.opts.max] ?? at;
+      return Math.max(1, oldest + this.opts.windowMs - at);
+    }
+    list.push(at);
+    // Most recently failed last.
     this.failures.delete(key);
-    this.failures.set(key, list.slice(-this.opts.max));
+    this.failures.set(key, list);
     // Bounded memory: the least recently failed keys go first.
     const maxKeys = this.opts.maxKeys ?? 10_000;
     while (this.failures.size > maxKeys) {
@@ -44,6 +49,15 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
       if (first === undefined) break;
       this.failures.delete(first);
     }
+    return 0;
+  }
+
+  async forgive(key: string, now: Date): Promise<void> {
+    const list = this.failures.get(key);
+    const i = list?.lastIndexOf(now.getTime()) ?? -1;
+    if (!list || i < 0) return;
+    list.splice(i, 1);
+    if (list.length === 0) this.failures.delete(key);
   }
 
   async reset(key: string): Promise<void> {

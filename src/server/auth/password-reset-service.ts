@@ -13,7 +13,13 @@ import { hashPassword } from './passwords.ts';
 import { MSG } from './schemas.ts';
 import { deleteUserSessions } from './sessions-repository.ts';
 import { hashToken, isWellFormedToken } from './tokens.ts';
-import { findUserByEmail, findUserById, markEmailVerified, updatePasswordHash } from './users-repository.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  markEmailVerified,
+  updatePasswordHash,
+  withLockedUser,
+} from './users-repository.ts';
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
 /** Reset mails per account per hour (SECURITY.md 13). */
@@ -29,10 +35,11 @@ export function resetLink(ctx: Pick<AppContext, 'config'>, token: string): strin
  * nothing. The caller answers the same either way.
  */
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
-  const user = await findUserByEmail(ctx.db, email);
-  if (!user) return;
+  const found = await findUserByEmail(ctx.db, email);
+  if (!found) return;
   const now = ctx.now();
-  const sent = await ctx.db.transaction(async (tx) => {
+  // Locked per account, so simultaneous requests cannot all pass the count (see withLockedUser).
+  const sent = await withLockedUser(ctx.db, found.id, async (tx, user) => {
     const recent = await countEmailTokensSince(tx, user.id, 'reset', new Date(now.getTime() - 3600_000));
     if (recent >= RESET_MAILS_PER_HOUR) return false;
     const token = await issueEmailToken(tx, {

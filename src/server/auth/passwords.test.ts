@@ -38,26 +38,42 @@ describe('tokens', () => {
 });
 
 describe('MemoryAttemptLimiter', () => {
-  it('blocks after max failures in the window, until the oldest leaves it; reset forgets', async () => {
+  it('counts max attempts in the window, then blocks until the oldest leaves it; reset forgets', async () => {
     const limiter = new MemoryAttemptLimiter({ max: 3, windowMs: 1000 });
     const at = (ms: number) => new Date(ms);
-    await limiter.recordFailure('k', at(0));
-    await limiter.recordFailure('k', at(100));
-    expect(await limiter.blockedFor('k', at(200))).toBe(0);
-    await limiter.recordFailure('k', at(200));
-    expect(await limiter.blockedFor('k', at(300))).toBe(700);
-    expect(await limiter.blockedFor('other', at(300))).toBe(0);
-    expect(await limiter.blockedFor('k', at(1000))).toBe(0);
-    await limiter.recordFailure('k', at(1000));
-    expect(await limiter.blockedFor('k', at(1050))).toBe(50);
+    expect(await limiter.take('k', at(0))).toBe(0);
+    expect(await limiter.take('k', at(100))).toBe(0);
+    expect(await limiter.take('k', at(200))).toBe(0);
+    expect(await limiter.take('k', at(300))).toBe(700);
+    // A blocked attempt is not counted: the wait does not grow.
+    expect(await limiter.take('k', at(300))).toBe(700);
+    expect(await limiter.take('other', at(300))).toBe(0);
+    expect(await limiter.take('k', at(1000))).toBe(0);
+    expect(await limiter.take('k', at(1050))).toBe(50);
     await limiter.reset('k');
-    expect(await limiter.blockedFor('k', at(1050))).toBe(0);
+    expect(await limiter.take('k', at(1050))).toBe(0);
+  });
+
+  it('counts simultaneous attempts: only max of them get through', async () => {
+    const limiter = new MemoryAttemptLimiter({ max: 3, windowMs: 1000 });
+    const waits = await Promise.all(Array.from({ length: 10 }, () => limiter.take('k', new Date(0))));
+    expect(waits.filter((w) => w === 0)).toHaveLength(3);
+  });
+
+  it('forgive un-counts one attempt, not the others', async () => {
+    const limiter = new MemoryAttemptLimiter({ max: 2, windowMs: 1000 });
+    await limiter.take('k', new Date(0));
+    await limiter.take('k', new Date(10));
+    await limiter.forgive('k', new Date(10));
+    await limiter.forgive('k', new Date(99)); // never taken: nothing happens
+    expect(await limiter.take('k', new Date(20))).toBe(0);
+    expect(await limiter.take('k', new Date(30))).toBe(970);
   });
 
   it('keeps at most maxKeys keys', async () => {
     const limiter = new MemoryAttemptLimiter({ max: 1, windowMs: 1000, maxKeys: 2 });
-    for (const k of ['a', 'b', 'c']) await limiter.recordFailure(k, new Date(0));
-    expect(await limiter.blockedFor('a', new Date(1))).toBe(0);
-    expect(await limiter.blockedFor('c', new Date(1))).toBe(999);
+    for (const k of ['a', 'b', 'c']) await limiter.take(k, new Date(0));
+    expect(await limiter.take('a', new Date(1))).toBe(0);
+    expect(await limiter.take('c', new Date(1))).toBe(999);
   });
 });

@@ -37,6 +37,30 @@ export async function findUserById(db: Db, id: number): Promise<User | undefined
   return user;
 }
 
+/**
+ * Runs `work` in a transaction that first locks the user's row and re-reads it (undefined when the user is
+ * gone). For per-account check-then-act steps, such as counting recent mails and then queueing one:
+ * without it, simultaneous requests for one account on PostgreSQL all count before any inserts and all
+ * pass the cap. With it they take turns, and READ COMMITTED (set here, whatever the server default) gives
+ * each turn's count a snapshot taken after the previous turn committed. `NO KEY UPDATE`, not `UPDATE`:
+ * rows that merely reference the user (sessions, orders) can still be inserted meanwhile. PGlite already
+ * runs one transaction at a time, and other queries wait for the transaction, never the reverse, so the
+ * lock is never contended there and cannot deadlock with the app's own single connection.
+ */
+export async function withLockedUser<T>(
+  db: Db,
+  id: number,
+  work: (tx: Db, user: User) => Promise<T>,
+): Promise<T | undefined> {
+  return db.transaction(
+    async (tx) => {
+      const [user] = await tx.select().from(users).where(eq(users.id, id)).for('no key update');
+      return user ? work(tx, user) : undefined;
+    },
+    { isolationLevel: 'read committed' },
+  );
+}
+
 export type NewUser = {
   username: string;
   email: string;

@@ -5,7 +5,7 @@ import { enqueueMail } from '../jobs/outbox-repository.ts';
 import { verificationMail } from '../mail/templates.ts';
 import { consumeEmailToken, countEmailTokensSince, issueEmailToken } from './email-tokens-repository.ts';
 import { hashToken, isWellFormedToken } from './tokens.ts';
-import { findUserByLogin, markEmailVerified } from './users-repository.ts';
+import { findUserByLogin, markEmailVerified, withLockedUser } from './users-repository.ts';
 
 export const VERIFY_TOKEN_TTL_MS = 24 * 3600_000;
 /** Verification mails per account per hour (the registration mail counts). */
@@ -56,10 +56,12 @@ export async function verifyEmail(ctx: AppContext, token: unknown): Promise<bool
  * hour; otherwise does nothing. The caller answers the same either way.
  */
 export async function resendVerification(ctx: AppContext, login: string): Promise<void> {
-  const user = await findUserByLogin(ctx.db, login);
-  if (!user || user.emailVerifiedAt) return;
+  const found = await findUserByLogin(ctx.db, login);
+  if (!found || found.emailVerifiedAt) return;
   const now = ctx.now();
-  const sent = await ctx.db.transaction(async (tx) => {
+  // Locked per account, so simultaneous requests cannot all pass the count (see withLockedUser).
+  const sent = await withLockedUser(ctx.db, found.id, async (tx, user) => {
+    if (user.emailVerifiedAt) return false;
     const recent = await countEmailTokensSince(tx, user.id, 'verify', new Date(now.getTime() - 3600_000));
     if (recent >= VERIFY_MAILS_PER_HOUR) return false;
     await issueVerification(ctx, tx, user);

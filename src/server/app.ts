@@ -79,6 +79,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes, { ping: database.ping });
   await app.register(authRoutes, {
     ctx,
+    redis: limits.redis,
     // What a visitor uploaded in this browser before logging in becomes the account's.
     onLogin: async (userId, req) => {
       await claimRequestModels(ctx.db, req, userId);

@@ -1,34 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson } from '../auth/testing.ts';
+import { haveRedis, TEST_REDIS_URL as REDIS_URL } from '../testing/redis.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 
 // Rate limits shared through Redis (REDIS_URL) by several app instances, and what happens when Redis
-// is away. Uses TEST_REDIS_URL or a Redis on 127.0.0.1:6379; without one these tests are skipped,
-// unless REDIS_REQUIRED=1 (CI), where a missing Redis fails them.
-
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379), timeout: 500 });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-    socket.once('timeout', () => done(false));
-  });
-}
-
-const haveRedis = await reachable(REDIS_URL);
-if (!haveRedis && process.env.REDIS_REQUIRED === '1') {
-  throw new Error(`REDIS_REQUIRED=1 but no Redis answers at ${REDIS_URL}`);
-}
+// is away.
 
 const CONTACT = '/api/send_contact_email.php';
 const body = { name: 'Flood', email: 'flood@example.com', message: 'again' };

@@ -11,6 +11,8 @@ import { Redis } from 'ioredis';
 export type RateLimitStore = {
   /** Options for @fastify/rate-limit's registration. */
   options: { redis?: Redis; nameSpace?: string; skipOnError?: boolean };
+  /** The Redis connection and key prefix for the shop's other counters (the failed-login throttle). */
+  redis?: { client: Redis; prefix: string };
   /** Waits (a few seconds at most) for the first connection, so the first requests are counted. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export function openRateLimitStore(
   });
   return {
     options: { redis, nameSpace, skipOnError: true },
+    redis: { client: redis, prefix: `${nameSpace}login:` },
     ready: () =>
       new Promise<void>((resolve) => {
         if (redis.status === 'ready') return resolve();

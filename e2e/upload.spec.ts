@@ -224,6 +224,11 @@ test('a model drawn in inches is scaled by 25.4 in one click', async ({ page }) 
   const scaled = models.get(TINY)!;
   expect(scaled.dimensions.x).toBeCloseTo(50.8, 3);
   expect(cart).toEqual([expect.objectContaining({ filePath: scaled.id, dimensions: scaled.dimensions })]);
+
+  // The card remembers the rescaled model, not the one drawn in inches.
+  await page.reload();
+  await expect(tiny.getByTestId('dimensions')).toHaveText('50.8 x 38.1 x 25.4 mm', { timeout: 30_000 });
+  await expect(scale).toHaveCount(0);
 });
 
 test('a .txt file is refused in the browser, without a request', async ({ page }) => {
@@ -260,4 +265,66 @@ test('a model dropped on the drop zone is uploaded', async ({ page }) => {
   await expect(card(page, 'dropped.stl').getByTestId('dimensions')).toHaveText('20.0 x 20.0 x 20.0 mm', {
     timeout: 30_000,
   });
+});
+
+test('the model cards come back after a reload and a visit elsewhere, with their picks', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles([path.join(dir, CUBE), path.join(dir, BLOCK)]);
+  const cube = card(page, CUBE);
+  const block = card(page, BLOCK);
+  await expect(cube).toBeVisible({ timeout: 30_000 });
+  await expect(block).toBeVisible({ timeout: 30_000 });
+  const titles = page.locator('#upload article h3');
+  const order = await titles.allTextContents();
+
+  const redSolid = waitForQuote(page, (q) => q.color === '#dc3545' && q.strength === 5);
+  await block.getByText('Red', { exact: true }).click();
+  await block.getByText('Solid', { exact: true }).click();
+  await block.getByLabel('Quantity').fill('3');
+  await block.getByLabel(/^Notes/).fill('Matte, please.');
+  await redSolid;
+
+  const expectPicks = async () => {
+    await expect(titles).toHaveText(order, { timeout: 30_000 });
+    await expect(block.getByRole('radio', { name: 'Red' })).toBeChecked();
+    await expect(block.getByRole('radio', { name: /^Solid/ })).toBeChecked();
+    await expect(block.getByLabel('Quantity')).toHaveValue('3');
+    await expect(block.getByLabel(/^Notes/)).toHaveValue('Matte, please.');
+    await expect(cube.getByRole('radio', { name: 'Blue' })).toBeChecked();
+    await expect(cube.getByRole('radio', { name: /^Standard/ })).toBeChecked();
+    await expectPreview(cube);
+    await expectPreview(block);
+  };
+
+  const quote = waitForQuote(page, (q) => q.color === '#dc3545' && q.strength === 5 && q.quantity === 3);
+  await page.reload();
+  await expectPicks();
+  const again = await quote;
+  await expect(block.getByTestId('line-total')).toHaveText(`$${again.lineTotal.toFixed(2)}`);
+  await expectAccessibleWithin(page, '#upload');
+
+  await page.getByRole('link', { name: 'About', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/about$/);
+  await page.goBack();
+  await expectPicks();
+
+  // A model the server no longer has (cleaned up, or someone else's) is left out without a word.
+  await page.evaluate(() => {
+    const saved = JSON.parse(localStorage.getItem('printUploads')!);
+    saved.models.unshift({ key: 'gone', id: 'm_AAAAAAAAAAAAAAAAAAAAAA', choices: {} });
+    localStorage.setItem('printUploads', JSON.stringify(saved));
+  });
+  await page.reload();
+  await expectPicks();
+  await expect(page.locator('#upload [role=alert]')).toHaveCount(0);
+
+  await block.getByRole('button', { name: `Remove ${BLOCK}` }).click();
+  await expect(block).toHaveCount(0);
+  await page.reload();
+  await expect(cube).toBeVisible({ timeout: 30_000 });
+  await expect(block).toHaveCount(0);
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('printUploads') ?? 'null'));
+  expect(saved.models).toEqual([
+    expect.objectContaining({ choices: expect.objectContaining({ color: '#007bff' }) }),
+  ]);
 });

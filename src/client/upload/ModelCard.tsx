@@ -6,15 +6,7 @@ import { addCartItem } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
 import { ColorOptions } from './ColorOptions.tsx';
-import {
-  type Choices,
-  DEFAULT_CHOICES,
-  listPrice,
-  MAX_NOTES,
-  MAX_QUANTITY,
-  parseQuantity,
-  toCartItem,
-} from './choices.ts';
+import { type Choices, listPrice, MAX_NOTES, MAX_QUANTITY, parseQuantity, toCartItem } from './choices.ts';
 import { scaleModel } from './model-api.ts';
 import { StrengthOptions } from './StrengthOptions.tsx';
 import { UPLOAD_MSG } from './upload-messages.ts';
@@ -27,11 +19,16 @@ const INCH = 25.4;
 /** One uploaded model: what we measured, the picks, the live price, the 3D view and "Add to cart". */
 export function ModelCard({
   model,
+  choices,
+  onChoose,
   onReplace,
   onRemove,
   onView,
 }: {
   model: ModelPayload;
+  /** The picks live with the card list, which remembers them across reloads. */
+  choices: Choices;
+  onChoose: (choices: Partial<Choices>) => void;
   /** The model after rescaling: a new id, analysed and priced again. */
   onReplace: (model: ModelPayload) => void;
   onRemove: () => void;
@@ -39,7 +36,6 @@ export function ModelCard({
 }) {
   const id = useId();
   const { username } = useSession();
-  const [choices, setChoices] = useState<Choices>(DEFAULT_CHOICES);
   const [added, setAdded] = useState(false);
   const [scaling, setScaling] = useState(false);
   const [scaleError, setScaleError] = useState('');
@@ -61,7 +57,7 @@ export function ModelCard({
   const discount = quote?.breakdown?.discountPercent ?? 0;
 
   const change = (patch: Partial<Choices>) => {
-    setChoices((c) => ({ ...c, ...patch }));
+    onChoose(patch);
     setAdded(false);
   };
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelPayload } from '../../shared/models.ts';
 import { CART_KEY, clearCart } from '../cart/cart-store.ts';
 import { SessionProvider } from '../session/SessionProvider.tsx';
+import { readSavedModels, SAVED_MODELS_KEY } from './saved-models.ts';
 import UploadTool from './UploadTool.tsx';
 
 // The upload tool in a DOM: a fake XMLHttpRequest plays the upload endpoint, a stubbed fetch the quotes.
@@ -83,20 +84,14 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Respon
       }),
     );
   }
+  if (url === `/api/models/${model.id}`) return Promise.resolve(Response.json(model));
   return Promise.resolve(Response.json({ loggedIn: false }));
 }
 
 let container: HTMLDivElement;
 let root: Root;
 
-beforeEach(async () => {
-  FakeXhr.all = [];
-  quotes.length = 0;
-  vi.stubGlobal('XMLHttpRequest', FakeXhr);
-  vi.stubGlobal('fetch', vi.fn(fakeFetch));
-  clearCart();
-  container = document.createElement('div');
-  document.body.append(container);
+async function mount() {
   root = createRoot(container);
   await act(async () => {
     root.render(
@@ -107,6 +102,18 @@ beforeEach(async () => {
       </MemoryRouter>,
     );
   });
+}
+
+beforeEach(async () => {
+  FakeXhr.all = [];
+  quotes.length = 0;
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  vi.stubGlobal('fetch', vi.fn(fakeFetch));
+  clearCart();
+  localStorage.removeItem(SAVED_MODELS_KEY);
+  container = document.createElement('div');
+  document.body.append(container);
+  await mount();
 });
 
 afterEach(() => {
@@ -132,6 +139,8 @@ async function choose(files: File[]) {
 }
 
 const text = () => container.textContent ?? '';
+const fetchedModel = () =>
+  vi.mocked(fetch).mock.calls.some(([url]) => String(url) === `/api/models/${model.id}`);
 
 describe('UploadTool', () => {
   it('names the accepted files and offers a labelled file input', () => {
@@ -217,5 +226,35 @@ describe('UploadTool', () => {
     expect(FakeXhr.all).toHaveLength(3);
     await act(async () => FakeXhr.all[1]!.respond(201, { ...model, id: 'm_b', fileName: 'b.stl' }));
     expect(FakeXhr.all).toHaveLength(4);
+  });
+
+  it('remembers the card and its picks, and brings them back after a reload', async () => {
+    await choose([new File(['x'], 'cube.stl')]);
+    await act(async () => FakeXhr.all[0]!.respond(201, model));
+    const radio = (value: string) =>
+      container.querySelector<HTMLInputElement>(`article input[type=radio][value="${value}"]`)!;
+    await act(async () => radio('#dc3545').click());
+    await act(async () => radio('4').click());
+    const notes = container.querySelector('textarea')!;
+    await act(async () => {
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(notes, 'Matte.');
+      notes.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    expect(readSavedModels()).toEqual([
+      {
+        key: expect.any(String),
+        id: 'm_cube',
+        choices: { color: '#dc3545', strength: 4, quantityText: '1', notes: 'Matte.' },
+      },
+    ]);
+
+    act(() => root.unmount());
+    container.replaceChildren();
+    await mount();
+    await until(() => fetchedModel(), 'the model asked for again');
+    expect(container.querySelector('article h3')?.textContent).toBe('cube.stl');
+    expect(radio('#dc3545').checked).toBe(true);
+    expect(radio('4').checked).toBe(true);
+    expect(container.querySelector('textarea')!.value).toBe('Matte.');
   });
 });

@@ -4,6 +4,7 @@ import { ModelCard, type ViewRequest } from './ModelCard.tsx';
 import { type UploadRequest, uploadModel } from './model-api.ts';
 import { UploadRow } from './UploadRow.tsx';
 import { entriesToStart, fileBytesSent, PARALLEL_UPLOADS, uploadReducer } from './upload-list.ts';
+import { useModelCards } from './use-model-cards.ts';
 import './upload.css';
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
@@ -11,6 +12,8 @@ const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 /** The upload tool of the home page: files in, priced model cards out (loaded lazily). */
 export default function UploadTool() {
   const [entries, dispatch] = useReducer(uploadReducer, []);
+  const models = useModelCards();
+  const { add: addCard } = models;
   const [viewing, setViewing] = useState<ViewRequest | null>(null);
   const requests = useRef(new Map<string, UploadRequest>());
   const nextKey = useRef(0);
@@ -33,14 +36,15 @@ export default function UploadTool() {
         if (requests.current.get(key) !== request) return;
         requests.current.delete(key);
         if (outcome.ok || outcome.status !== 0) setParallel(PARALLEL_UPLOADS);
-        dispatch(
-          outcome.ok
-            ? { type: 'done', key, model: outcome.value }
-            : { type: 'failed', key, error: outcome.error },
-        );
+        if (outcome.ok) {
+          dispatch({ type: 'remove', key });
+          addCard(outcome.value);
+        } else {
+          dispatch({ type: 'failed', key, error: outcome.error });
+        }
       });
     }
-  }, [entries, parallel]);
+  }, [entries, parallel, addCard]);
 
   // A file dropped beside the drop zone must not make the browser leave the shop to open it.
   useEffect(() => {
@@ -75,16 +79,17 @@ export default function UploadTool() {
     dispatch({ type: 'remove', key });
   };
 
-  const pending = entries.filter((e) => e.status !== 'done');
-  const done = entries.filter((e) => e.status === 'done' && e.model);
+  const shown = models.cards.filter((c) => c.model);
+  const restoring = models.cards.some((c) => c.status === 'loading' && !c.model);
+  const unreachable = models.cards.filter((c) => c.status === 'unreachable').length;
 
   return (
     <div className="upload-tool">
       <DropZone onFiles={addFiles} />
 
-      {pending.length > 0 && (
+      {entries.length > 0 && (
         <ul className="upload-rows" aria-label="Files being uploaded">
-          {pending.map((entry) => (
+          {entries.map((entry) => (
             <UploadRow
               key={entry.key}
               entry={entry}
@@ -95,14 +100,34 @@ export default function UploadTool() {
         </ul>
       )}
 
-      {done.length > 0 && (
+      {restoring && (
+        <p className="loading" role="status">
+          Loading your models…
+        </p>
+      )}
+      {unreachable > 0 && (
+        <div className="alert alert-warning saved-models-notice" role="status">
+          <span>
+            {unreachable === 1
+              ? 'One of your models could not be loaded just now.'
+              : `${unreachable} of your models could not be loaded just now.`}
+          </span>
+          <button type="button" className="button button-small" onClick={models.retry}>
+            Try again
+          </button>
+        </div>
+      )}
+
+      {shown.length > 0 && (
         <div className="model-grid">
-          {done.map((entry) => (
+          {shown.map((card) => (
             <ModelCard
-              key={entry.key}
-              model={entry.model!}
-              onReplace={(model) => dispatch({ type: 'done', key: entry.key, model })}
-              onRemove={() => remove(entry.key)}
+              key={card.key}
+              model={card.model!}
+              choices={card.choices}
+              onChoose={(choices) => models.choose(card.key, choices)}
+              onReplace={(model) => models.rescaled(card.key, model)}
+              onRemove={() => models.remove(card.key)}
               onView={setViewing}
             />
           ))}

@@ -1,9 +1,10 @@
 import type { ModelPayload, QuotePayload, QuoteRequest } from '../../shared/models.ts';
-import { errorText, postJson, readJson } from '../api.ts';
+import { errorText, getJson, postJson, readJson } from '../api.ts';
 import { readModel, readQuote } from './model-payload.ts';
 import { UPLOAD_MSG } from './upload-messages.ts';
 
-// The upload tool's calls: POST /api/uploads (with upload progress), /api/models/:id/scale, /api/quote.
+// The upload tool's calls: POST /api/uploads (with upload progress), GET /api/models/:id,
+// /api/models/:id/scale, /api/quote.
 
 /** `status`: the HTTP status of a failure, 0 when no answer came (network error, cancelled). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string; status?: number };
@@ -73,6 +74,21 @@ export function uploadModel(file: File, handlers: UploadHandlers): UploadRequest
       xhr.abort();
     },
   };
+}
+
+/** A model uploaded earlier, asked for again (a remembered card); 404 when it is gone or not ours. */
+export async function fetchModel(id: string, signal?: AbortSignal): Promise<Outcome<ModelPayload>> {
+  try {
+    const res = await getJson(`/api/models/${encodeURIComponent(id)}`, { signal });
+    const data = await readJson(res);
+    if (!res.ok) return { ok: false, error: failureText(res.status, data), status: res.status };
+    const model = readModel(data);
+    return model
+      ? { ok: true, value: model }
+      : { ok: false, error: UPLOAD_MSG.unreadableAnswer, status: res.status };
+  } catch {
+    return { ok: false, error: UPLOAD_MSG.network, status: 0 };
+  }
 }
 
 /** Asks the server to scale a model (25.4: inches to millimetres); the answer is a new, re-analysed model. */

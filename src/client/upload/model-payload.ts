@@ -1,7 +1,8 @@
 import type { ModelPayload, QuotePayload } from '../../shared/models.ts';
 
-// Light checks of the server's answers (the zod schemas stay on the server, out of the client bundle):
-// enough that a changed contract shows a clear message instead of a broken card.
+// Light checks of the server's answers (the full zod schemas stay on the server; the upload chunk carries
+// only zod/mini, for what it reads back from storage): enough that a changed contract shows a clear
+// message instead of a broken card.
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelPayload } from '../../shared/models.ts';
 import { type Entry, entriesToStart, fileBytesSent, uploadReducer } from './upload-list.ts';
 
 const file = (name: string, size = 100) => new File([new Uint8Array(size)], name);
-const model = { id: 'm1', fileName: 'a.stl' } as ModelPayload;
 
 function add(names: string[]): Entry[] {
   return uploadReducer([], {
@@ -22,7 +20,7 @@ describe('uploadReducer', () => {
     ]);
   });
 
-  it('goes from uploading to analysing to done', () => {
+  it('goes from uploading to analysing, and leaves the list with its model', () => {
     let entries = add(['a.stl']);
     entries = uploadReducer(entries, { type: 'start', key: 'k0' });
     entries = uploadReducer(entries, { type: 'progress', key: 'k0', sent: 40 });
@@ -31,8 +29,8 @@ describe('uploadReducer', () => {
     expect(entries[0]!.sent).toBe(100);
     entries = uploadReducer(entries, { type: 'sent', key: 'k0' });
     expect(entries[0]!.status).toBe('analysing');
-    entries = uploadReducer(entries, { type: 'done', key: 'k0', model });
-    expect(entries[0]).toMatchObject({ status: 'done', model });
+    entries = uploadReducer(entries, { type: 'remove', key: 'k0' });
+    expect(entries).toEqual([]);
   });
 
   it('keeps the server error, retries and removes', () => {
@@ -60,7 +58,7 @@ describe('entriesToStart', () => {
     entries = uploadReducer(entries, { type: 'start', key: 'k0' });
     entries = uploadReducer(entries, { type: 'start', key: 'k1' });
     expect(entriesToStart(entries)).toEqual([]);
-    entries = uploadReducer(entries, { type: 'done', key: 'k0', model });
+    entries = uploadReducer(entries, { type: 'remove', key: 'k0' });
     expect(entriesToStart(entries).map((e) => e.key)).toEqual(['k2']);
   });
 });

@@ -1,18 +1,17 @@
-import type { ModelPayload } from '../../shared/models.ts';
 import { checkModelFile } from './file-checks.ts';
 
-// The files the customer has given us, each on its way from "waiting" to a priced model card.
+// The files the customer has given us, each on its way from "waiting" to a priced model card (a file
+// leaves this list when its model comes back: the card is model-cards.ts's).
 
 export const PARALLEL_UPLOADS = 2;
 
 export type Entry = {
   key: string;
   file: File;
-  status: 'queued' | 'uploading' | 'analysing' | 'done' | 'error' | 'rejected';
+  status: 'queued' | 'uploading' | 'analysing' | 'error' | 'rejected';
   /** Bytes of the file sent so far. */
   sent: number;
   error: string;
-  model: ModelPayload | null;
 };
 
 export type Action =
@@ -20,7 +19,6 @@ export type Action =
   | { type: 'start'; key: string }
   | { type: 'progress'; key: string; sent: number }
   | { type: 'sent'; key: string }
-  | { type: 'done'; key: string; model: ModelPayload }
   | { type: 'failed'; key: string; error: string }
   | { type: 'retry'; key: string }
   | { type: 'remove'; key: string };
@@ -41,7 +39,6 @@ export function uploadReducer(entries: Entry[], action: Action): Entry[] {
             status: problem ? 'rejected' : 'queued',
             sent: 0,
             error: problem ?? '',
-            model: null,
           };
         }),
       ];
@@ -55,8 +52,6 @@ export function uploadReducer(entries: Entry[], action: Action): Entry[] {
       return update(entries, action.key, (e) =>
         e.status === 'uploading' ? { ...e, status: 'analysing', sent: e.file.size } : e,
       );
-    case 'done':
-      return update(entries, action.key, (e) => ({ ...e, status: 'done', model: action.model, error: '' }));
     case 'failed':
       return update(entries, action.key, (e) => ({ ...e, status: 'error', error: action.error }));
     case 'retry':

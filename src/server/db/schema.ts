@@ -89,6 +89,11 @@ export const models = pgTable(
     dimZ: doublePrecision('dim_z').notNull(),
     watertight: boolean('watertight').notNull(),
     warnings: jsonb('warnings').$type<string[]>().notNull().default([]),
+    /**
+     * HMAC-SHA-256 (key: install_secrets 'upload-ip') of the uploading client's address bucket (IPv6 /64),
+     * for the per-IP daily quota; never the address itself. Cleared once the day is over.
+     */
+    uploadIpHash: text('upload_ip_hash'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -96,6 +101,7 @@ export const models = pgTable(
     index('models_owner_visitor_idx').on(t.ownerVisitorHash),
     index('models_content_hash_idx').on(t.contentHash),
     index('models_created_idx').on(t.createdAt),
+    index('models_upload_ip_idx').on(t.uploadIpHash, t.createdAt),
   ],
 );
 
@@ -226,6 +232,16 @@ export const settings = pgTable('settings', {
   pricing: jsonb('pricing').$type<Record<string, unknown>>().notNull().default({}),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: integer('updated_by').references(() => users.id),
+});
+
+/**
+ * Random keys made once per installation (on first use) and shared by every instance on this database,
+ * e.g. the key of the hashed client addresses. Never shown, never editable.
+ */
+export const installSecrets = pgTable('install_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: createdAt(),
 });
 
 export type User = typeof users.$inferSelect;

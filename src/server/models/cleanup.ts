@@ -1,14 +1,23 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, lt, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, notExists, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { models, orderItems } from '../db/schema.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { isKeyInUse } from './models-repository.ts';
+import { QUOTA_WINDOW_MS } from './quota.ts';
 
 // Uploads are kept for config.uploadRetentionMs unless ordered: a job removes older models that no order
 // holds, their stored files once no other row shares them, and temp files left by interrupted uploads.
+// It also forgets the hashed client address of uploads older than the per-IP quota's day.
+//
+// Racing an upload of the same bytes (upload-service.ts) is safe:
+// - The DELETE itself re-checks age and orders on each row (PostgreSQL re-evaluates a row's own conditions
+//   on its newest version after waiting for its lock), so a row an upload has just touched survives.
+// - A file is deleted only after its rows are gone and no row uses it. Uploads only add a user of an
+//   existing file while holding a lock on a live row that uses it (models-repository.ts
+//   insertSharingFile, touchModel), so once no row uses a file, none ever will: deleting it is safe.
 
 export type CleanupDeps = {
   db: Db;
@@ -18,6 +27,10 @@ export type CleanupDeps = {
   tmpDir: string;
   /** A temp file this old belongs to no upload in progress (an upload takes well under this). */
   tempMaxAgeMs?: number;
+  /** Tests pause here to interleave an upload: after choosing rows, before deleting them... */
+  beforeDelete?: (ids: string[]) => Promise<void>;
+  /** ...and after a file was found unused, before deleting it. */
+  beforeFileDelete?: (key: string) => Promise<void>;
 };
 
 export type CleanupResult = { models: number; files: number; tempFiles: number };
@@ -25,25 +38,40 @@ export type CleanupResult = { models: number; files: number; tempFiles: number }
 const BATCH = 500;
 const DEFAULT_TEMP_MAX_AGE_MS = 3600_000;
 
-async function deleteExpiredBatch(db: Db, cutoff: Date): Promise<{ count: number; keys: Set<string> }> {
-  const expired = db
-    .select({ id: models.id })
-    .from(models)
-    .where(
-      and(
-        lt(models.createdAt, cutoff),
-        notExists(db.select({ one: sql`1` }).from(orderItems).where(eq(orderItems.modelId, models.id))),
-      ),
-    )
-    .limit(BATCH);
+function expired(db: Db, cutoff: Date): SQL {
+  return and(
+    lt(models.createdAt, cutoff),
+    notExists(db.select({ one: sql`1` }).from(orderItems).where(eq(orderItems.modelId, models.id))),
+  )!;
+}
+
+async function findExpired(db: Db, cutoff: Date): Promise<string[]> {
+  const rows = await db.select({ id: models.id }).from(models).where(expired(db, cutoff)).limit(BATCH);
+  return rows.map((r) => r.id);
+}
+
+/** Deletes those of `ids` still expired now (conditions on the deleted row itself, see above). */
+async function deleteIfExpired(
+  db: Db,
+  ids: string[],
+  cutoff: Date,
+): Promise<{ count: number; keys: Set<string> }> {
   const deleted = await db
     .delete(models)
-    .where(inArray(models.id, expired))
+    .where(and(inArray(models.id, ids), expired(db, cutoff)))
     .returning({ storageKey: models.storageKey, previewKey: models.previewKey });
   const keys = new Set(
     deleted.flatMap((d) => (d.previewKey ? [d.storageKey, d.previewKey] : [d.storageKey])),
   );
   return { count: deleted.length, keys };
+}
+
+/** The per-IP quota counts one day: older rows need not say where they came from. */
+async function forgetUploadIps(db: Db, before: Date): Promise<void> {
+  await db
+    .update(models)
+    .set({ uploadIpHash: null })
+    .where(and(isNotNull(models.uploadIpHash), lt(models.createdAt, before)));
 }
 
 async function removeStaleTempFiles(tmpDir: string, before: number): Promise<number> {
@@ -70,15 +98,21 @@ export async function cleanupExpiredModels(deps: CleanupDeps): Promise<CleanupRe
   const cutoff = new Date(now - deps.retentionMs);
   const result: CleanupResult = { models: 0, files: 0, tempFiles: 0 };
   for (;;) {
-    const { count, keys } = await deleteExpiredBatch(deps.db, cutoff);
+    const ids = await findExpired(deps.db, cutoff);
+    if (ids.length === 0) break;
+    await deps.beforeDelete?.(ids);
+    const { count, keys } = await deleteIfExpired(deps.db, ids, cutoff);
+    // None deleted: every candidate was touched or ordered meanwhile; the next run looks again.
     if (count === 0) break;
     result.models += count;
     for (const key of keys) {
       if (await isKeyInUse(deps.db, key)) continue;
+      await deps.beforeFileDelete?.(key);
       await deps.store.delete(key);
       result.files++;
     }
   }
+  await forgetUploadIps(deps.db, new Date(now - QUOTA_WINDOW_MS));
   result.tempFiles = await removeStaleTempFiles(
     deps.tmpDir,
     now - (deps.tempMaxAgeMs ?? DEFAULT_TEMP_MAX_AGE_MS),

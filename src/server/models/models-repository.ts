@@ -29,10 +29,41 @@ export async function findModel(db: Db, id: string): Promise<Model | undefined> 
   return row;
 }
 
-/** Restarts a model's retention clock (a repeated upload of it). */
-export async function touchModel(db: Db, id: string, now: Date): Promise<Model | undefined> {
-  const [row] = await db.update(models).set({ createdAt: now }).where(eq(models.id, id)).returning();
+/**
+ * Restarts a model's retention clock (a repeated upload of it, from the client `uploadIpHash`). Undefined
+ * when the row is gone. One UPDATE, so it holds the row lock: the cleanup's DELETE, which re-checks the
+ * age of each row, either runs first (nothing to touch, the caller makes a new model) or waits and then
+ * sees a fresh row it leaves alone (cleanup.ts).
+ */
+export async function touchModel(
+  db: Db,
+  id: string,
+  now: Date,
+  uploadIpHash: string | null = null,
+): Promise<Model | undefined> {
+  const [row] = await db
+    .update(models)
+    .set({ createdAt: now, uploadIpHash })
+    .where(eq(models.id, id))
+    .returning();
   return row;
+}
+
+/**
+ * Inserts `row`, which reuses the stored file and preview of the model `sourceId`, while holding a share
+ * lock on that model; undefined (nothing inserted) when it is gone. The cleanup deletes a stored file only
+ * once no row uses it; with this lock a new user of a file can only appear while an old one still exists,
+ * so a file seen unused stays unused and its deletion never pulls it from under a new row.
+ */
+export async function insertSharingFile(db: Db, sourceId: string, row: NewModel): Promise<Model | undefined> {
+  return db.transaction(async (tx) => {
+    const [source] = await tx
+      .select({ id: models.id })
+      .from(models)
+      .where(eq(models.id, sourceId))
+      .for('share');
+    return source ? insertModel(tx, row) : undefined;
+  });
 }
 
 /** The owner's own unscaled upload of the same bytes under the same name (a repeated upload). */
@@ -114,6 +145,29 @@ export async function uploadStats(db: Db, owner: Owner, since: Date): Promise<Up
     recentCount: Number(recent?.n ?? 0),
     oldestRecent: oldest === null ? null : new Date(oldest),
     storedBytes: Number(stored?.total ?? 0),
+  };
+}
+
+export type IpUploadStats = { recentCount: number; oldestRecent: Date | null; recentBytes: number };
+
+/** For the per-IP quota: models uploaded from the address since `since`, and their distinct files' bytes. */
+export async function ipUploadStats(db: Db, uploadIpHash: string, since: Date): Promise<IpUploadStats> {
+  const recentFrom = and(eq(models.uploadIpHash, uploadIpHash), gt(models.createdAt, since));
+  const [recent] = await db
+    .select({ n: count(), oldest: min(models.createdAt) })
+    .from(models)
+    .where(recentFrom);
+  const files = db
+    .selectDistinctOn([models.storageKey], { size: models.sizeBytes })
+    .from(models)
+    .where(recentFrom)
+    .as('files');
+  const [bytes] = await db.select({ total: sql<string>`coalesce(sum(${files.size}), 0)` }).from(files);
+  const oldest = recent?.oldest ?? null;
+  return {
+    recentCount: Number(recent?.n ?? 0),
+    oldestRecent: oldest === null ? null : new Date(oldest),
+    recentBytes: Number(bytes?.total ?? 0),
   };
 }
 

@@ -6,10 +6,12 @@ import type { FileStore } from '../storage/file-store.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import { type AnalysisPoolOptions, createAnalysisPool } from './analysis-pool.ts';
 import { startCleanupJob } from './cleanup.ts';
+import { DiskSpaceGuard, type FreeBytes } from './disk-space.ts';
 import { modelRoutes } from './model-routes.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
-import { DEFAULT_QUOTA, type QuotaLimits } from './quota.ts';
+import { DEFAULT_IP_QUOTA, DEFAULT_QUOTA, type IpQuotaLimits, type QuotaLimits } from './quota.ts';
 import { UPLOAD_LIMITS } from './receive-upload.ts';
+import { createUploadIpHasher } from './upload-ip.ts';
 import { uploadRoute } from './upload-route.ts';
 import { DEFAULT_SMALL_MODEL_MM } from './warnings.ts';
 
@@ -21,6 +23,9 @@ export type ModelsPluginOptions = {
   store?: FileStore;
   analysis?: AnalysisPoolOptions;
   quota?: Partial<QuotaLimits>;
+  ipQuota?: Partial<IpQuotaLimits>;
+  /** Free bytes on a directory's disk (default: fs.statfs). */
+  freeBytes?: FreeBytes;
   /** The 'designed in inches?' threshold, mm (default 10). */
   smallModelMm?: number;
   /** How often expired uploads are removed (default every 15 minutes). */
@@ -31,16 +36,26 @@ export const DEFAULT_CLEANUP_INTERVAL_MS = 15 * 60_000;
 
 export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptions) {
   const { ctx } = opts;
+  const tmpDir = path.join(ctx.config.dataDir, 'tmp');
   const deps: ModelsDeps = {
     ctx,
     store: opts.store ?? openFileStore(ctx.config),
     pool: createAnalysisPool(opts.analysis),
     quota: { ...DEFAULT_QUOTA, ...opts.quota },
+    ipQuota: { ...DEFAULT_IP_QUOTA, ...opts.ipQuota },
+    uploadIpHash: createUploadIpHasher(ctx.db),
+    // Temp files and stored files: usually one disk, checked as two in case they are not.
+    disk: new DiskSpaceGuard({
+      dirs: [tmpDir, ctx.config.filesDir],
+      minFreeBytes: ctx.config.uploadMinFreeBytes,
+      ...(opts.freeBytes ? { freeBytes: opts.freeBytes } : {}),
+      now: ctx.now,
+    }),
     warnings: {
       buildVolumeMm: ctx.config.buildVolumeMm,
       smallModelMm: opts.smallModelMm ?? DEFAULT_SMALL_MODEL_MM,
     },
-    tmpDir: path.join(ctx.config.dataDir, 'tmp'),
+    tmpDir,
   };
   await app.register(multipart, { limits: UPLOAD_LIMITS });
 

@@ -8,11 +8,12 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import { HttpError } from '../plugins/error-handler.ts';
+import { isNoSpaceError } from './disk-space.ts';
 import { checkUploadName, type ModelExtension } from './file-name.ts';
 
 // Streams the one file of a multipart upload to a temp file, hashing it on the way. Nothing is kept when
-// the name is wrong or the file is larger than 64 MiB (SECURITY.md 23, 24): the caller gets an HttpError
-// and no temp file.
+// the name is wrong, the file is larger than 64 MiB (SECURITY.md 23, 24) or the disk fills up (507, see
+// disk-space.ts): the caller gets an HttpError and no temp file.
 
 export const TOO_LARGE = 'This file is larger than 64 MB.';
 export const UPLOAD_FIELD = 'file';
@@ -37,12 +38,25 @@ export type ReceivedUpload = {
   contentHash: string;
 };
 
+/** How the caller watches the disk while the file streams in. */
+export type ReceiveSpaceCheck = {
+  /** Called after every `everyBytes` received; throws (an HttpError) to stop the upload. */
+  received(bytesSoFar: number): Promise<void>;
+  everyBytes: number;
+  /** The error for a write that failed for lack of room (ENOSPC). */
+  noSpace(): Error;
+};
+
 async function drain(part: MultipartFile): Promise<void> {
   part.file.resume();
   await finished(part.file).catch(() => {});
 }
 
-export async function receiveUpload(req: FastifyRequest, tmpDir: string): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  req: FastifyRequest,
+  tmpDir: string,
+  space?: ReceiveSpaceCheck,
+): Promise<ReceivedUpload> {
   if (!req.isMultipart()) {
     throw new HttpError(415, `Send the model as multipart/form-data in the field "${UPLOAD_FIELD}".`);
   }
@@ -64,19 +78,35 @@ export async function receiveUpload(req: FastifyRequest, tmpDir: string): Promis
   const tempPath = path.join(tmpDir, `u_${randomBytes(12).toString('hex')}.part`);
   const hash = createHash('sha256');
   let sizeBytes = 0;
+  let nextCheck = space?.everyBytes ?? Number.POSITIVE_INFINITY;
   const measure = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
       sizeBytes += chunk.length;
-      done(null, chunk);
+      if (!space || sizeBytes < nextCheck) return done(null, chunk);
+      nextCheck = sizeBytes + space.everyBytes;
+      space.received(sizeBytes).then(() => done(null, chunk), done);
     },
   });
+  // Not pipeline(part.file, ...): on a failure it would destroy the file stream, and busboy would then wait
+  // forever to pass on the rest of the request, holding the connection open. The rest is read and dropped.
+  let requestBroken = false;
+  // finished() also reports a stream that failed already (a body cut off before we got here).
+  finished(part.file).catch((err: unknown) => {
+    requestBroken = true; // cut off, or over the size limit: nothing more to read
+    measure.destroy(err as Error);
+  });
+  part.file.pipe(measure);
   try {
-    await pipeline(part.file, measure, fs.createWriteStream(tempPath, { flags: 'wx' }));
+    await pipeline(measure, fs.createWriteStream(tempPath, { flags: 'wx' }));
   } catch (err) {
+    part.file.unpipe(measure);
+    if (!requestBroken) await drain(part);
     await fsp.rm(tempPath, { force: true });
+    if (err instanceof HttpError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
-    // A file system error (disk full) is ours: a 500. Anything else is the request breaking off.
+    if (space && isNoSpaceError(err)) throw space.noSpace();
+    // Any other file system error is ours: a 500. Anything else is the request breaking off.
     if ((err as NodeJS.ErrnoException).syscall) throw err;
     throw new HttpError(400, 'The upload was interrupted. Please try again.');
   }

@@ -1,11 +1,14 @@
 import type { Db } from '../db/client.ts';
 import type { Model } from '../db/schema.ts';
+import { HttpError } from '../plugins/error-handler.ts';
+import { MODEL_NOT_FOUND } from './access.ts';
 import { newModelId } from './ids.ts';
-import { findOwnedScaled, insertModel } from './models-repository.ts';
+import { findOwnedScaled, insertSharingFile } from './models-repository.ts';
 import type { Owner } from './owner.ts';
 
 // 'Designed in inches?': a new model row sharing the stored file and preview, with every measurement
 // scaled (lengths x s, area x s^2, volume x s^3). Asking for the same scale again answers the same row.
+// The source is locked while the row is added, so the cleanup cannot remove the shared file meanwhile.
 
 /** Keeps products like 25.4 x (1 / 25.4) at exactly 1. */
 function tidyScale(scale: number): number {
@@ -27,7 +30,7 @@ export async function scaleModel(
   });
   if (existing) return existing;
   const s = scale / source.scale;
-  return insertModel(db, {
+  const model = await insertSharingFile(db, source.id, {
     id: newModelId(),
     ownerUserId: owner.userId,
     ownerVisitorHash: owner.visitorHash,
@@ -48,4 +51,7 @@ export async function scaleModel(
     warnings: source.warnings,
     createdAt: now,
   });
+  // Removed by the cleanup since the route read it.
+  if (!model) throw new HttpError(404, MODEL_NOT_FOUND);
+  return model;
 }

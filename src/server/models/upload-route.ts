@@ -1,17 +1,20 @@
 import fsp from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import type { Model } from '../db/schema.ts';
 import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { ownerOf } from './access.ts';
+import { isNoSpaceError } from './disk-space.ts';
 import { toModelPayload } from './model-payload.ts';
 import { ensureVisitorHash, type Owner, resolveViewer } from './owner.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
-import { checkQuota } from './quota.ts';
-import { receiveUpload } from './receive-upload.ts';
+import { checkIpQuota, checkQuota } from './quota.ts';
+import { type ReceiveSpaceCheck, receiveUpload } from './receive-upload.ts';
 import { createModelFromUpload } from './upload-service.ts';
 
 // POST /api/uploads: one .stl/.obj in the multipart field `file`, logged in or not -> 201 modelPayload.
+// Refused before the file is read when over a quota (per owner, per client address) or the disk is low.
 
 export const UPLOAD_RATE = {
   max: 30,
@@ -19,8 +22,17 @@ export const UPLOAD_RATE = {
   message: 'Too many uploads from your network. Please wait a few minutes and try again.',
 };
 
+/** The free disk space is checked again after every this many bytes received. */
+const SPACE_CHECK_EVERY = 8 * 1024 * 1024;
+
+/** What the file will take on disk, at most: the request's length (a little more, for the form around it). */
+function expectedBytes(req: FastifyRequest): number {
+  const length = Number(req.headers['content-length']);
+  return Number.isFinite(length) && length >= 0 ? Math.min(length, MAX_UPLOAD_BYTES) : MAX_UPLOAD_BYTES;
+}
+
 export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
-  const { ctx } = deps;
+  const { ctx, disk } = deps;
   const config = { rateLimit: rateLimit(ctx.config, UPLOAD_RATE) };
   app.post('/api/uploads', { config }, async (req, reply) => {
     const viewer = await resolveViewer(req);
@@ -28,16 +40,31 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       userId: null,
       visitorHash: ensureVisitorHash(req, reply, ctx.config.secureCookies),
     };
+    const source = { ipHash: await deps.uploadIpHash(req.ip) };
     await checkQuota(ctx.db, owner, ctx.now(), deps.quota);
-    const upload = await receiveUpload(req, deps.tmpDir);
+    await checkIpQuota(ctx.db, source.ipHash, ctx.now(), deps.ipQuota);
+    const expected = expectedBytes(req);
+    await disk.check(expected, req.log);
+    const space: ReceiveSpaceCheck = {
+      everyBytes: SPACE_CHECK_EVERY,
+      received: (soFar) => disk.check(Math.max(0, expected - soFar), req.log),
+      noSpace: () => disk.refuse(req.log, { during: 'receive' }),
+    };
+    const upload = await receiveUpload(req, deps.tmpDir, space);
     let model: Model;
     try {
       await checkQuota(ctx.db, owner, ctx.now(), deps.quota, upload.sizeBytes);
+      await checkIpQuota(ctx.db, source.ipHash, ctx.now(), deps.ipQuota, upload.sizeBytes);
       model = await createModelFromUpload(
         { db: ctx.db, store: deps.store, pool: deps.pool, now: ctx.now, log: req.log },
         upload,
         owner,
+        source,
       );
+    } catch (err) {
+      // Storing the file or its preview ran out of room: the service has removed what it stored.
+      if (isNoSpaceError(err)) throw disk.refuse(req.log, { during: 'store' });
+      throw err;
     } finally {
       // Before answering: once the client hears back, no temp file is left.
       await fsp.rm(upload.tempPath, { force: true });

@@ -7,13 +7,22 @@ import { type FileStore, newStorageKey } from '../storage/file-store.ts';
 import { AnalysisLimitError, type AnalysisPool } from './analysis-pool.ts';
 import type { AnalyzeResult } from './analyze-worker.ts';
 import { newModelId } from './ids.ts';
-import { findOwnedUpload, findSameContent, insertModel, touchModel } from './models-repository.ts';
+import {
+  findOwnedUpload,
+  findSameContent,
+  insertModel,
+  insertSharingFile,
+  touchModel,
+} from './models-repository.ts';
 import type { Owner } from './owner.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 
 // From a received temp file to a model row: reuse what the same bytes already gave (content-hash dedupe),
 // else analyse in the worker pool, store the file and preview under random keys, and insert the row.
 // Any failure leaves nothing behind: no row, no stored file (the caller removes the temp file).
+// Reuse is safe against the cleanup job deleting the same rows and files at the same moment: a row is
+// reused only through a statement that locks it (touchModel, insertSharingFile), and the cleanup re-checks
+// each row when deleting it and deletes a file only once no row uses it (cleanup.ts).
 
 export type UploadDeps = {
   db: Db;
@@ -21,7 +30,12 @@ export type UploadDeps = {
   pool: AnalysisPool;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Tests pause here, between finding a row to reuse and reusing it, to interleave a cleanup run. */
+  beforeReuse?: (row: Model) => Promise<void>;
 };
+
+/** Who sent the upload, for the per-IP quota (upload-ip.ts); null when unknown. */
+export type UploadSource = { ipHash: string | null };
 
 export const LIMIT_MESSAGES = {
   timeout: 'The model took too long to analyse.',
@@ -53,7 +67,12 @@ async function analyse(
 }
 
 /** A new row from the analysis of this upload, its file and preview stored under new keys. */
-async function createAnalysed(deps: UploadDeps, upload: ReceivedUpload, owner: Owner): Promise<Model> {
+async function createAnalysed(
+  deps: UploadDeps,
+  upload: ReceivedUpload,
+  owner: Owner,
+  source: UploadSource,
+): Promise<Model> {
   const { analysis, png } = await analyse(deps, upload);
   const storageKey = newStorageKey('f');
   const previewKey = png ? newStorageKey('p') : null;
@@ -80,6 +99,7 @@ async function createAnalysed(deps: UploadDeps, upload: ReceivedUpload, owner: O
       watertight: analysis.watertight,
       // The parser's notes on oddities it tolerated; the shop's own warnings are computed when shown.
       warnings: analysis.warnings,
+      uploadIpHash: source.ipHash,
       createdAt: deps.now(),
     });
   } catch (err) {
@@ -89,15 +109,16 @@ async function createAnalysed(deps: UploadDeps, upload: ReceivedUpload, owner: O
   }
 }
 
-/** A new row for this owner sharing the stored file, preview and analysis of `same`. */
+/** A new row for this owner sharing the stored file, preview and analysis of `same`; undefined if it is gone. */
 async function createFromSame(
   deps: UploadDeps,
   upload: ReceivedUpload,
   owner: Owner,
+  source: UploadSource,
   same: Model,
-): Promise<Model> {
+): Promise<Model | undefined> {
   const s = same.scale;
-  const model = await insertModel(deps.db, {
+  const model = await insertSharingFile(deps.db, same.id, {
     id: newModelId(),
     ownerUserId: owner.userId,
     ownerVisitorHash: owner.visitorHash,
@@ -116,9 +137,12 @@ async function createFromSame(
     dimZ: same.dimZ / s,
     watertight: same.watertight,
     warnings: same.warnings,
+    uploadIpHash: source.ipHash,
     createdAt: deps.now(),
   });
-  // The cleanup job may have removed the shared file between the lookup and the insert: put it back.
+  if (!model) return undefined;
+  // The cleanup cannot remove the file now that the new row uses it; a file lost some other way (a
+  // restored backup, a hand-cleaned directory) is put back from these same bytes.
   if (!(await deps.store.exists(model.storageKey)))
     await deps.store.put(model.storageKey, { file: upload.tempPath });
   return model;
@@ -128,15 +152,24 @@ export async function createModelFromUpload(
   deps: UploadDeps,
   upload: ReceivedUpload,
   owner: Owner,
+  source: UploadSource = { ipHash: null },
 ): Promise<Model> {
   const own = await findOwnedUpload(deps.db, owner, upload);
-  // The same file again: the same model, kept from now on as if new.
-  const again =
-    own && (await deps.store.exists(own.storageKey))
-      ? await touchModel(deps.db, own.id, deps.now())
-      : undefined;
-  if (again) return again;
+  if (own) {
+    await deps.beforeReuse?.(own);
+    // The same file again: the same model, kept from now on as if new. Its file was there just before
+    // the touch, and a row that was never deleted keeps its file (see cleanup.ts).
+    const again =
+      (await deps.store.exists(own.storageKey)) &&
+      (await touchModel(deps.db, own.id, deps.now(), source.ipHash));
+    if (again) return again;
+  }
   const same = await findSameContent(deps.db, upload);
-  if (same) return createFromSame(deps, upload, owner, same);
-  return createAnalysed(deps, upload, owner);
+  if (same) {
+    await deps.beforeReuse?.(same);
+    const shared = await createFromSame(deps, upload, owner, source, same);
+    if (shared) return shared;
+  }
+  // Nothing to reuse, or it was removed meanwhile: analyse, and store the file under a new key.
+  return createAnalysed(deps, upload, owner, source);
 }

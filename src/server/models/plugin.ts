@@ -37,16 +37,21 @@ export const DEFAULT_CLEANUP_INTERVAL_MS = 15 * 60_000;
 export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptions) {
   const { ctx } = opts;
   const tmpDir = path.join(ctx.config.dataDir, 'tmp');
+  const files = opts.store
+    ? { store: opts.store, localDir: ctx.config.filesDir, close: () => {} }
+    : await openFileStore(ctx.config);
+  app.addHook('onClose', () => files.close());
   const deps: ModelsDeps = {
     ctx,
-    store: opts.store ?? openFileStore(ctx.config),
+    store: files.store,
     pool: createAnalysisPool(opts.analysis),
     quota: { ...DEFAULT_QUOTA, ...opts.quota },
     ipQuota: { ...DEFAULT_IP_QUOTA, ...opts.ipQuota },
     uploadIpHash: createUploadIpHasher(ctx.db),
-    // Temp files and stored files: usually one disk, checked as two in case they are not.
+    // Temp files and stored files: usually one disk, checked as two in case they are not (a bucket has
+    // no disk to check).
     disk: new DiskSpaceGuard({
-      dirs: [tmpDir, ctx.config.filesDir],
+      dirs: files.localDir ? [tmpDir, files.localDir] : [tmpDir],
       minFreeBytes: ctx.config.uploadMinFreeBytes,
       ...(opts.freeBytes ? { freeBytes: opts.freeBytes } : {}),
       now: ctx.now,

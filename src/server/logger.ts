@@ -57,3 +57,38 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): FastifyServerOp
     },
   };
 }
+
+/**
+ * One line a minute at most for a fault that repeats (a store that is away, a disk that is full): a flood
+ * of requests must not become a flood of log lines.
+ */
+export class LogThrottle {
+  private lastAt = -Infinity;
+  private held = 0;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly everyMs = 60_000,
+  ) {}
+
+  /** Counts one occurrence: how many to report now (this one and those held back), or 0 to stay quiet. */
+  take(): number {
+    this.held++;
+    const now = this.now();
+    if (now - this.lastAt < this.everyMs) return 0;
+    this.lastAt = now;
+    const occurrences = this.held;
+    this.held = 0;
+    return occurrences;
+  }
+
+  /** Whether anything was reported since the last reset (so that recovery is told once). */
+  get reported(): boolean {
+    return this.lastAt > -Infinity;
+  }
+
+  reset(): void {
+    this.lastAt = -Infinity;
+    this.held = 0;
+  }
+}

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
+import { LogThrottle } from '../logger.ts';
 import type { AttemptLimiter } from './login-throttle.ts';
 
 // The failed-login throttle in Redis (REDIS_URL), shared by every app instance: one sorted set of
@@ -30,11 +32,9 @@ type Scripted = Redis & {
   attemptForgive(key: string, now: number): Promise<number>;
 };
 
-let sequence = 0;
-
 export class RedisAttemptLimiter implements AttemptLimiter {
   private readonly redis: Scripted;
-  private lastLogged = -Infinity;
+  private readonly faults = new LogThrottle();
 
   constructor(
     redis: Redis,
@@ -49,8 +49,8 @@ export class RedisAttemptLimiter implements AttemptLimiter {
 
   async take(key: string, now: Date): Promise<number> {
     const at = now.getTime();
-    // Unique members: two attempts in the same millisecond are two attempts.
-    const member = `${at}:${process.pid}:${++sequence}`;
+    // Unique members, across instances too: two attempts in the same millisecond are two attempts.
+    const member = `${at}:${randomUUID()}`;
     return this.failOpen(() =>
       this.redis.attemptTake(this.opts.prefix + key, at, this.opts.windowMs, this.opts.max, member),
     );
@@ -68,11 +68,10 @@ export class RedisAttemptLimiter implements AttemptLimiter {
     try {
       return Number(await command());
     } catch (err) {
-      const now = Date.now();
-      if (now - this.lastLogged >= 60_000) {
-        this.lastLogged = now;
+      const occurrences = this.faults.take();
+      if (occurrences > 0) {
         this.opts.log.error(
-          { err: { message: (err as Error).message } },
+          { err: { message: (err as Error).message }, occurrences },
           'login throttle store (Redis) unavailable: failed logins are not counted',
         );
       }

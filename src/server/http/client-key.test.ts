@@ -26,6 +26,13 @@ describe('clientBucket', () => {
     expect(clientBucket('fe80::1')).toBe('fe80:0:0:0::/64');
   });
 
+  it('drops a port and brackets that a proxy may forward with the address', () => {
+    expect(clientBucket('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(clientBucket('[2001:db8:85a3:1::1]:443')).toBe('2001:db8:85a3:1::/64');
+    expect(clientBucket('[2001:db8:85a3:1::1]')).toBe('2001:db8:85a3:1::/64');
+    expect(clientBucket(' 203.0.113.7 ')).toBe('203.0.113.7');
+  });
+
   it('leaves anything that is not an IP address alone (a unix socket, a test client)', () => {
     expect(clientBucket('')).toBe('');
     expect(clientBucket('localhost')).toBe('localhost');

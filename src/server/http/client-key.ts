@@ -6,7 +6,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 
 /** `1.2.3.4` for IPv4 (also when written IPv4-mapped, `::ffff:1.2.3.4`), `2001:db8:0:1::/64` for IPv6. */
 export function clientBucket(ip: string): string {
-  const address = ip.replace(/%.*$/, '');
+  const address = withoutPort(ip.trim()).replace(/%.*$/, '');
   if (isIPv4(address) || !isIPv6(address)) return address;
   const groups = expandIPv6(address);
   // IPv4-mapped (::ffff:a.b.c.d): the IPv4 client itself.
@@ -33,4 +33,15 @@ function expandIPv6(address: string): number[] {
   const right = tail === undefined ? [] : parse(tail);
   const zeros = new Array<number>(8 - left.length - right.length).fill(0);
   return [...left, ...zeros, ...right];
+}
+
+/**
+ * Some proxies forward `1.2.3.4:5678` or `[2001:db8::1]:5678` in X-Forwarded-For: the port (and the
+ * brackets) are not part of the client, and would make every connection a bucket of its own.
+ */
+function withoutPort(ip: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(ip);
+  if (bracketed) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(ip);
+  return v4 ? v4[1]! : ip;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson } from '../auth/testing.ts';
@@ -56,6 +57,63 @@ describe('rate limits when Redis is away', () => {
     const errors = lines.filter((l) => l.includes('rate-limit store (Redis) unavailable'));
     expect(errors).toHaveLength(1);
   });
+});
+
+/**
+ * A "Redis" that answers the connection's ready check and then never another command: the worst
+ * outage, a server that holds sockets open but has stopped serving.
+ */
+async function hungRedis(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    // The handshake (CLIENT SETINFO ..., then INFO) is answered; nothing after it ever is.
+    let answered = false;
+    socket.on('data', (chunk) => {
+      if (answered) return;
+      const text = chunk.toString().toUpperCase();
+      for (const _ of text.matchAll(/SETINFO/g)) socket.write('+OK\r\n');
+      if (!text.includes('$4\r\nINFO\r\n')) return;
+      answered = true;
+      const info = '# Server\r\nredis_version:7.0.0\r\nloading:0\r\n';
+      socket.write(`$${Buffer.byteLength(info)}\r\n${info}\r\n`);
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('rate limits when Redis hangs', () => {
+  it('let each request through once a command has waited its half second, instead of holding it', async () => {
+    const redis = await hungRedis();
+    try {
+      const t = await app({ REDIS_URL: redis.url, LOG_LEVEL: 'fatal' });
+      for (let i = 0; i < 3; i++) {
+        const res = await postJson(t, CONTACT, body, {}, { remoteAddress: '10.40.0.1' });
+        expect(res.statusCode).toBe(200);
+      }
+      // A failed login still gets its plain answer too (the throttle's script times out the same way).
+      const login = await postJson(
+        t,
+        '/api/login.php',
+        { username: 'nobody', password: 'wrong-password' },
+        {},
+        { remoteAddress: '10.40.0.1' },
+      );
+      expect(login.statusCode).toBe(401);
+    } finally {
+      await redis.close();
+    }
+  }, 20_000);
 });
 
 describe('rate limits per client bucket (in process)', () => {

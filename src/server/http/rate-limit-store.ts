@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
+import { LogThrottle } from '../logger.ts';
 
 // Where the per-route rate-limit counters live (DESIGN.md §1): in the process by default, in Redis
 // when REDIS_URL is set, so that several app instances behind one load balancer share one count.
@@ -20,7 +21,8 @@ export type RateLimitStore = {
 
 const CONNECT_WAIT_MS = 3000;
 
-const LOG_EVERY_MS = 60_000;
+/** How long a request waits on Redis at most before it is let through uncounted. */
+export const COMMAND_TIMEOUT_MS = 500;
 
 export function openRateLimitStore(
   redisUrl: string | undefined,
@@ -32,20 +34,23 @@ export function openRateLimitStore(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
+    // A Redis that accepts connections but never answers must not hold requests: a command gives up
+    // after half a second, and a dead peer is noticed by TCP keep-alive.
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    keepAlive: 10_000,
   });
-  let lastLogged = -Infinity;
+  const faults = new LogThrottle();
   redis.on('error', (err: Error) => {
-    const now = Date.now();
-    if (now - lastLogged < LOG_EVERY_MS) return;
-    lastLogged = now;
+    const occurrences = faults.take();
+    if (occurrences === 0) return;
     log.error(
-      { err: { message: err.message } },
+      { err: { message: err.message }, occurrences },
       'rate-limit store (Redis) unavailable: limits are not enforced',
     );
   });
   redis.on('ready', () => {
-    if (lastLogged > -Infinity) log.info('rate-limit store (Redis) is back');
-    lastLogged = -Infinity;
+    if (faults.reported) log.info('rate-limit store (Redis) is back');
+    faults.reset();
   });
   return {
     options: { redis, nameSpace, skipOnError: true },

@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { LogThrottle } from '../logger.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 
 // Uploads are refused with 507 while storing one would leave the data disk with less than
@@ -12,9 +13,6 @@ export const DISK_FULL = 'The shop cannot store more files right now. Please try
 
 /** Bytes free to unprivileged writers on the file system holding `dir`. */
 export type FreeBytes = (dir: string) => Promise<number>;
-
-/** How often a low-disk warning may be logged while uploads keep being refused. */
-const LOG_EVERY_MS = 60_000;
 
 /** fs.statfs of `dir`, or of its nearest existing parent (the files directory is made on first use). */
 export async function statfsFreeBytes(dir: string): Promise<number> {
@@ -44,11 +42,15 @@ export type DiskSpaceOptions = {
 
 export class DiskSpaceGuard {
   private readonly freeBytes: FreeBytes;
-  private lastLogAt = Number.NEGATIVE_INFINITY;
-  private refusedSinceLog = 0;
+  /** Refusals and unreadable disks: one log line a minute each at most, with a count. */
+  private readonly refusals: LogThrottle;
+  private readonly unreadable: LogThrottle;
 
   constructor(private readonly options: DiskSpaceOptions) {
     this.freeBytes = options.freeBytes ?? statfsFreeBytes;
+    const now = () => options.now().getTime();
+    this.refusals = new LogThrottle(now);
+    this.unreadable = new LogThrottle(now);
   }
 
   /** Throws the 507 when writing `incomingBytes` more would leave less than the minimum free. */
@@ -58,9 +60,15 @@ export class DiskSpaceGuard {
       try {
         free = await this.freeBytes(dir);
       } catch (err) {
-        // A safety net, not a gate: if the disk cannot be asked, uploads go on (a real ENOSPC still 507s).
-        log.warn({ err, dir }, 'could not read the free disk space; upload accepted unchecked');
-        return;
+        // A safety net, not a gate: if a disk cannot be asked, the upload goes on (a real ENOSPC still
+        // 507s), and the other directories are still checked.
+        const occurrences = this.unreadable.take();
+        if (occurrences > 0)
+          log.warn(
+            { err, dir, occurrences },
+            'could not read the free disk space; upload accepted unchecked',
+          );
+        continue;
       }
       if (free - incomingBytes < this.options.minFreeBytes) {
         throw this.refuse(log, { dir, freeBytes: free, incomingBytes });
@@ -73,15 +81,12 @@ export class DiskSpaceGuard {
    * line a minute with the number refused meanwhile (a flood must not fill the disk with logs too).
    */
   refuse(log: FastifyBaseLogger, details: Record<string, unknown> = {}): HttpError {
-    this.refusedSinceLog++;
-    const now = this.options.now().getTime();
-    if (now - this.lastLogAt >= LOG_EVERY_MS) {
+    const refusedUploads = this.refusals.take();
+    if (refusedUploads > 0) {
       log.warn(
-        { ...details, minFreeBytes: this.options.minFreeBytes, refusedUploads: this.refusedSinceLog },
+        { ...details, minFreeBytes: this.options.minFreeBytes, refusedUploads },
         'upload refused: the disk is almost full (free some space or raise the disk size; UPLOAD_MIN_FREE_MB sets the reserve)',
       );
-      this.lastLogAt = now;
-      this.refusedSinceLog = 0;
     }
     return new HttpError(507, DISK_FULL);
   }

@@ -74,4 +74,29 @@ describe('S3FileStore', () => {
       other.close();
     }
   });
+
+  it.runIf(process.platform === 'linux')('closes the temp file it was reading when a put fails', async () => {
+    const file = path.join(dir, 'upload.tmp');
+    fs.writeFileSync(file, Buffer.alloc(200_000, 7));
+    // Nothing listens on port 1: the put fails before the SDK has read a byte of the file.
+    const other = new S3FileStore({ ...settings, endpoint: 'http://127.0.0.1:1' });
+    try {
+      await expect(other.put(newStorageKey('f'), { file })).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      other.close();
+    }
+    // Give the stream's close a turn of the event loop, then look for a descriptor still open on it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const open = fs
+      .readdirSync('/proc/self/fd')
+      .map((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return '';
+        }
+      })
+      .filter((target) => target === file);
+    expect(open).toEqual([]);
+  });
 });

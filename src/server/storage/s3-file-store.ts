@@ -54,6 +54,9 @@ export class S3FileStore implements FileStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
+      // An unreachable store fails an upload in seconds rather than holding it; a stalled transfer
+      // (no byte either way for two minutes, generous for a slow client's paused download) is cut.
+      requestHandler: { connectionTimeout: 5000, socketTimeout: 120_000 },
     });
   }
 
@@ -67,9 +70,13 @@ export class S3FileStore implements FileStore {
     const target = { Bucket: this.settings.bucket, Key, ContentType: 'application/octet-stream' };
     if ('file' in source) {
       const { size } = await fsp.stat(source.file);
-      await this.s3.send(
-        new PutObjectCommand({ ...target, Body: fs.createReadStream(source.file), ContentLength: size }),
-      );
+      const body = fs.createReadStream(source.file);
+      try {
+        await this.s3.send(new PutObjectCommand({ ...target, Body: body, ContentLength: size }));
+      } finally {
+        // A failed put may leave the stream unread: close its file descriptor.
+        body.destroy();
+      }
     } else {
       const bytes = 'bytes' in source ? source.bytes : await collect(source.stream);
       await this.s3.send(new PutObjectCommand({ ...target, Body: bytes, ContentLength: bytes.length }));

@@ -5,8 +5,9 @@ import { installSecrets } from '../db/schema.ts';
 import { clientBucket } from '../http/client-key.ts';
 
 // The per-IP upload quota counts models by the client's address bucket (an IPv4 address, an IPv6 /64,
-// as the rate limits do), stored only as an HMAC keyed with a random per-install secret: the table never
-// holds an address, and the hash cannot be reversed by trying the 2^32 IPv4 addresses without the key.
+// as the rate limits do), stored only as an HMAC keyed with a random per-install secret, so the models
+// table never holds an address. The key lives in the same database, so whoever reads it all can still
+// test guesses: the real protection is that the hashes are cleared once their day is over (cleanup.ts).
 
 const SECRET_NAME = 'upload-ip';
 

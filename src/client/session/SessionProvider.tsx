@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { getJson } from '../api.ts';
 import { clearCart } from '../cart/cart-store.ts';
+import { forgetSavedModels } from '../upload/saved-models-key.ts';
 import { checkSession, fetchIsAdmin, INITIAL_SESSION, type SessionState } from './session-machine.ts';
 
 type SessionApi = SessionState & {
@@ -37,6 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       console.warn('Logout call failed:', err);
     }
     clearCart();
+    forgetSavedModels();
     setState({ username: null, isAdmin: false, loading: false });
   }, []);
 

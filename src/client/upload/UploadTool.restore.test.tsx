@@ -4,7 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelPayload } from '../../shared/models.ts';
-import { SessionProvider } from '../session/SessionProvider.tsx';
+import { SessionProvider, useSession } from '../session/SessionProvider.tsx';
 import { DEFAULT_CHOICES } from './choices.ts';
 import { readSavedModels, SAVED_MODELS_KEY, type SavedModel, serializeSavedModels } from './saved-models.ts';
 import UploadTool from './UploadTool.tsx';
@@ -49,8 +49,12 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Respon
       Response.json({ ...body, currency: 'usd', unitPrice: 13.1, lineTotal: 13.1 * body.quantity }),
     );
   }
+  if (url.endsWith('/api/check_session.php')) return Promise.resolve(Response.json(session));
   return Promise.resolve(Response.json({ loggedIn: false }));
 }
+
+/** What GET /api/check_session.php answers. */
+let session: { loggedIn: boolean; username?: string };
 
 let container: HTMLDivElement;
 let root: Root | null = null;
@@ -59,12 +63,23 @@ function remember(models: SavedModel[]) {
   localStorage.setItem(SAVED_MODELS_KEY, serializeSavedModels(models));
 }
 
+/** The nav bar's Logout, as far as the session goes. */
+function LogoutButton() {
+  const { logout } = useSession();
+  return (
+    <button type="button" onClick={() => void logout()}>
+      Logout
+    </button>
+  );
+}
+
 async function mount() {
   root = createRoot(container);
   await act(async () => {
     root!.render(
       <MemoryRouter>
         <SessionProvider>
+          <LogoutButton />
           <UploadTool />
         </SessionProvider>
       </MemoryRouter>,
@@ -101,6 +116,7 @@ const button = (name: string) =>
 
 beforeEach(() => {
   asked = new Map();
+  session = { loggedIn: false };
   localStorage.clear();
   vi.stubGlobal('fetch', vi.fn(fakeFetch));
   container = document.createElement('div');
@@ -216,5 +232,18 @@ describe('UploadTool after a reload', () => {
     expect(asked.has('m_slow')).toBe(true);
     unmount();
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_slow']);
+  });
+
+  it('forgets the cards on logout, on screen and in storage, as the cart is forgotten', async () => {
+    session = { loggedIn: true, username: 'maker' };
+    remember([{ key: 'k1', id: 'm_mine', choices: DEFAULT_CHOICES }]);
+    await mount();
+    await answer('m_mine', found('m_mine'));
+    expect(titles()).toEqual(['mine.stl']);
+
+    await act(async () => button('Logout').click());
+    expect(titles()).toEqual([]);
+    expect(localStorage.getItem(SAVED_MODELS_KEY)).toBeNull();
+    expect(readSavedModels()).toEqual([]);
   });
 });

@@ -27,7 +27,8 @@ export type CardAction =
   | { type: 'retry' }
   | { type: 'choose'; key: string; choices: Partial<Choices> }
   | { type: 'rescaled'; key: string; model: ModelPayload }
-  | { type: 'remove'; key: string };
+  | { type: 'remove'; key: string }
+  | { type: 'clear' };
 
 /**
  * The remembered cards, in their order, each waiting for the server. A model already seen on this page
@@ -86,5 +87,7 @@ export function cardsReducer(cards: Card[], action: CardAction): Card[] {
       }));
     case 'remove':
       return cards.filter((c) => c.key !== action.key);
+    case 'clear':
+      return [];
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { choicesSchema, DEFAULT_CHOICES } from './choices.ts';
+import { SAVED_MODELS_KEY } from './saved-models-key.ts';
 
 // The model cards of this browser, remembered so that they survive a reload and a visit to another page.
 // Local storage, not session storage: a model belongs to the browser (its `visitor` cookie) or to the
@@ -8,7 +9,7 @@ import { choicesSchema, DEFAULT_CHOICES } from './choices.ts';
 // for again on load, and one the server no longer gives us (404) is forgotten then.
 // Every change reads the list again and touches one card, so two tabs do not overwrite each other's cards.
 
-export const SAVED_MODELS_KEY = 'printUploads';
+export { SAVED_MODELS_KEY };
 /** The newest cards kept: each one is a request when the page loads. */
 export const MAX_SAVED_MODELS = 100;
 

@@ -39,7 +39,10 @@ export function useModelCards(): ModelCards {
   // Read by the answers that come later; the requests themselves do not change with it.
   const viewer = useRef(user);
   useEffect(() => {
+    const before = viewer.current;
     viewer.current = user;
+    // Logged out (or someone else logged in) with the page open: the cards were the last person's.
+    if (before !== null && before !== user) dispatch({ type: 'clear' });
   }, [user]);
   const requests = useRef<AbortController | null>(null);
 

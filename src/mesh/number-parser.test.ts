@@ -1,10 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NOT_A_NUMBER, NOT_FINITE, parseDecimal, parsedNumber } from './number-parser.ts';
+import { NOT_A_NUMBER, NOT_FINITE, parseDecimal, parseDecimalFast, parsedNumber } from './number-parser.ts';
 
+/** parseDecimal's answer, after checking that parseDecimalFast gives the same, bit for bit. */
 function parse(s: string): number | 'invalid' | 'not-finite' {
   const bytes = new TextEncoder().encode(`${s} `);
+  const fastEnd = parseDecimalFast(bytes, new DataView(bytes.buffer), 0);
+  const fast = parsedNumber[0]!;
   const end = parseDecimal(bytes, 0);
+  expect(fastEnd, `parseDecimalFast end for ${s}`).toBe(end);
+  if (end >= 0) expect(Object.is(fast, parsedNumber[0]), `parseDecimalFast value for ${s}`).toBe(true);
   if (end === NOT_A_NUMBER) return 'invalid';
   if (end === NOT_FINITE) return 'not-finite';
   expect(end).toBe(bytes.length - 1);

@@ -3,10 +3,10 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelPayload } from '../../shared/models.ts';
 import { SessionProvider, useSession } from '../session/SessionProvider.tsx';
 import { DEFAULT_CHOICES } from './choices.ts';
 import { readSavedModels, SAVED_MODELS_KEY, type SavedModel, serializeSavedModels } from './saved-models.ts';
+import { cubePayload } from './testing.ts';
 import UploadTool from './UploadTool.tsx';
 
 // The model cards coming back after a reload: remembered in local storage, each model asked for again
@@ -14,21 +14,7 @@ import UploadTool from './UploadTool.tsx';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const payload = (id: string): ModelPayload => ({
-  id,
-  fileName: `${id.slice(2)}.stl`,
-  format: 'stl',
-  triangles: 12,
-  volumeCm3: 8,
-  areaCm2: 24,
-  dimensions: { x: 20, y: 20, z: 20 },
-  scale: 1,
-  watertight: true,
-  fits: true,
-  warnings: [],
-  previewImage: `/api/models/${id}/preview.png`,
-  prices: { '1': 12, '2': 12.4, '3': 13.1, '4': 14.8, '5': 18.35 },
-});
+const payload = (id: string) => cubePayload(id, `${id.slice(2)}.stl`);
 
 type Answer = { resolve(res: Response): void; reject(err: Error): void };
 /** The model requests waiting for an answer, by model id. */

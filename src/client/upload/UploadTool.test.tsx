@@ -3,10 +3,10 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelPayload } from '../../shared/models.ts';
 import { CART_KEY, clearCart } from '../cart/cart-store.ts';
 import { SessionProvider } from '../session/SessionProvider.tsx';
 import { readSavedModels, SAVED_MODELS_KEY } from './saved-models.ts';
+import { cubePayload } from './testing.ts';
 import UploadTool from './UploadTool.tsx';
 
 // The upload tool in a DOM: a fake XMLHttpRequest plays the upload endpoint, a stubbed fetch the quotes.
@@ -50,21 +50,7 @@ class FakeXhr extends EventTarget {
   }
 }
 
-const model: ModelPayload = {
-  id: 'm_cube',
-  fileName: 'cube.stl',
-  format: 'stl',
-  triangles: 12,
-  volumeCm3: 8,
-  areaCm2: 24,
-  dimensions: { x: 20, y: 20, z: 20 },
-  scale: 1,
-  watertight: true,
-  fits: true,
-  warnings: [],
-  previewImage: '/api/models/m_cube/preview.png',
-  prices: { '1': 12, '2': 12.4, '3': 13.1, '4': 14.8, '5': 18.35 },
-};
+const model = cubePayload('m_cube', 'cube.stl');
 
 const quotes: { strength: number; color: string; quantity: number }[] = [];
 

@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { cleanupExpiredModels } from './cleanup.ts';
 import { newModelId } from './ids.ts';
 import { DEFAULT_IP_QUOTA } from './quota.ts';
-import { boxStl, filesIn, makeUser, uploadRequest } from './testing.ts';
+import { boxStl, filesIn, fillerModelRow, makeUser, uploadRequest } from './testing.ts';
 import { createUploadIpHasher } from './upload-ip.ts';
 
 // SECURITY.md 31, per client address: a visitor who drops the `visitor` cookie before each upload gets a
@@ -39,24 +39,14 @@ beforeEach(async () => {
 async function uploadedFrom(ip: string, n: number, sizeBytes = 1000) {
   const uploadIpHash = await ipHash(ip);
   const createdAt = new Date(appNow() - HOUR);
-  const rows = Array.from({ length: n }, () => ({
-    id: newModelId(),
-    ownerVisitorHash: newModelId().padEnd(64, '0').slice(0, 64),
-    contentHash: newModelId(),
-    fileName: 'filler.stl',
-    format: 'stl-binary',
-    sizeBytes,
-    storageKey: `f_${newModelId()}`,
-    triangles: 12,
-    volumeMm3: 1000,
-    areaMm2: 600,
-    dimX: 10,
-    dimY: 10,
-    dimZ: 10,
-    watertight: true,
-    uploadIpHash,
-    createdAt,
-  }));
+  const rows = Array.from({ length: n }, () =>
+    fillerModelRow({
+      ownerVisitorHash: newModelId().padEnd(64, '0').slice(0, 64),
+      sizeBytes,
+      uploadIpHash,
+      createdAt,
+    }),
+  );
   await t.database.db.insert(models).values(rows);
 }
 

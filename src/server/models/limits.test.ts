@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { models } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
-import { newModelId } from './ids.ts';
 import { hashVisitorToken } from './owner.ts';
-import { boxStl, filesIn, uploadRequest } from './testing.ts';
+import { boxStl, filesIn, fillerModelRow, uploadRequest } from './testing.ts';
 
 // SECURITY.md 31: a per-IP rate limit on uploads, and per-owner quotas (models a day, bytes stored).
 
@@ -38,23 +37,8 @@ describe('per-owner quotas', () => {
   let t: TestApp;
   const token = 'q'.repeat(43);
   const cookie = `visitor=${token}`;
-  const row = (sizeBytes: number, createdAt: Date) => ({
-    id: newModelId(),
-    ownerVisitorHash: hashVisitorToken(token),
-    contentHash: newModelId(),
-    fileName: 'filler.stl',
-    format: 'stl-binary',
-    sizeBytes,
-    storageKey: `f_${newModelId()}`,
-    triangles: 12,
-    volumeMm3: 1000,
-    areaMm2: 600,
-    dimX: 10,
-    dimY: 10,
-    dimZ: 10,
-    watertight: true,
-    createdAt,
-  });
+  const row = (sizeBytes: number, createdAt: Date) =>
+    fillerModelRow({ ownerVisitorHash: hashVisitorToken(token), sizeBytes, createdAt });
 
   beforeAll(async () => {
     t = await buildTestApp({ RATE_LIMIT_SCALE: '100' });

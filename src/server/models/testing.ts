@@ -4,8 +4,9 @@ import type { InjectOptions } from 'fastify';
 import { box, type IndexedMesh, toBinaryStl, toFloat32, triangles } from '../../mesh/testing/generate.ts';
 import { createSession } from '../auth/session-service.ts';
 import type { AppContext } from '../context.ts';
-import { orderItems, orders, users } from '../db/schema.ts';
+import { type models, orderItems, orders, users } from '../db/schema.ts';
 import type { TestApp } from '../testing/test-app.ts';
+import { newModelId } from './ids.ts';
 
 // Helpers for the model and pricing tests: multipart bodies built by hand, users with sessions, orders.
 
@@ -103,4 +104,25 @@ export function filesIn(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** A stored model row of a 10 mm cube with no file behind it: fills quotas without uploading. */
+export function fillerModelRow(
+  fields: Pick<typeof models.$inferInsert, 'ownerVisitorHash' | 'sizeBytes' | 'createdAt' | 'uploadIpHash'>,
+): typeof models.$inferInsert {
+  return {
+    id: newModelId(),
+    contentHash: newModelId(),
+    fileName: 'filler.stl',
+    format: 'stl-binary',
+    storageKey: `f_${newModelId()}`,
+    triangles: 12,
+    volumeMm3: 1000,
+    areaMm2: 600,
+    dimX: 10,
+    dimY: 10,
+    dimZ: 10,
+    watertight: true,
+    ...fields,
+  };
 }

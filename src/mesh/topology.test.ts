@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { edgeCensus, Topology } from './topology.ts';
-import { VertexWelder } from './vertex-welder.ts';
+import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
 describe('edgeCensus', () => {
   it('finds a closed tetrahedron watertight', () => {
@@ -47,5 +48,84 @@ describe('Topology', () => {
     for (let k = 0; k < n; k += 7) if (w.weld(k % 1000, Math.floor(k / 1000), 0.5) !== k) wrong++;
     expect(wrong).toBe(0);
     expect(w.count).toBe(n);
+  });
+});
+
+describe('Float32Welder.weldRecords', () => {
+  /** Binary STL records (no header) for triangles given as float32 bit patterns, 9 per triangle. */
+  function records(bits: number[]): DataView {
+    const view = new DataView(new ArrayBuffer((bits.length / 9) * 50));
+    for (const [k, b] of bits.entries()) view.setUint32(50 * Math.floor(k / 9) + 12 + 4 * (k % 9), b, true);
+    return view;
+  }
+
+  /** Ids in order of first appearance, by exact bit pattern, -0 as 0. */
+  function referenceIds(bits: number[]): number[] {
+    const seen = new Map<string, number>();
+    const ids: number[] = [];
+    for (let k = 0; k < bits.length; k += 3) {
+      const key = bits
+        .slice(k, k + 3)
+        .map((b) => (b === 0x80000000 ? 0 : b))
+        .join(',');
+      if (!seen.has(key)) seen.set(key, seen.size);
+      ids.push(seen.get(key)!);
+    }
+    return ids;
+  }
+
+  function weldInBatches(bits: number[], batches: number[], expected = 1024): number[] {
+    const view = records(bits);
+    const welder = new Float32Welder(expected);
+    const n = bits.length / 9;
+    const ids = new Int32Array(3 * n);
+    let r = 0;
+    for (let b = 0; r < n; b++) {
+      const count = Math.min(n - r, batches[b % batches.length]!);
+      const out = new Int32Array(3 * count);
+      welder.weldRecords(view, 50 * r, count, out);
+      ids.set(out, 3 * r);
+      r += count;
+    }
+    return [...ids];
+  }
+
+  it('gives the ids of first appearance, repeats within and across batches, -0 as 0', () => {
+    // Corners mostly from a few positions (so that a batch repeats positions it has just met),
+    // some of them -0 or 0 alike, and some anywhere.
+    const pool = [
+      [0, 0, 0],
+      [0x80000000, 0, 0x80000000],
+      [0x3f800000, 0, 0],
+      [0, 0x3f800000, 0],
+      [0xbf800000, 0x7f7fffff, 1],
+      [0x40000000, 0x40000000, 0x40000000],
+    ];
+    const corner = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...pool) },
+      { weight: 1, arbitrary: fc.tuple(fc.nat(3), fc.nat(3), fc.nat(3)) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(corner, corner, corner), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }),
+        (triangles, batches) => {
+          const bits = triangles.flat(2);
+          expect(weldInBatches(bits, batches)).toEqual(referenceIds(bits));
+        },
+      ),
+    );
+  });
+
+  it('grows its table in the middle of a batch and still finds every position', () => {
+    // 60 000 distinct positions, each used twice (once in each half), from a table sized for 1024.
+    const positions = 60_000;
+    const bits: number[] = [];
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = 0; k < positions; k++) bits.push(0x3f800000 + k, 0x40000000 + (k % 251), 7);
+    }
+    const ids = weldInBatches(bits, [256, 1, 77]);
+    expect(ids).toEqual(referenceIds(bits));
+    expect(Math.max(...ids)).toBe(positions - 1);
   });
 });

@@ -18,6 +18,8 @@ export class Topology implements TriangleSink {
   private float32Welder: Float32Welder | null = null;
   private faces: Int32Array;
   private faceCount = 0;
+  /** A batch's welded corner ids (binary STL). */
+  private ids = new Int32Array(0);
   private maxId = -1;
   private readonly expectedTriangles: number;
 
@@ -71,26 +73,17 @@ export class Topology implements TriangleSink {
    */
   addStlRecords(view: DataView, offset: number, n: number): void {
     this.reserve(n);
+    if (this.ids.length < 3 * n) this.ids = new Int32Array(3 * n);
     if (this.float32Welder === null) this.float32Welder = new Float32Welder(this.expectedTriangles * 0.5 + 2);
     const welder = this.float32Welder;
+    const ids = this.ids;
+    welder.weldRecords(view, offset, n, ids);
     const faces = this.faces;
     let f = 3 * this.faceCount;
-    for (let r = 0, o = offset + 12; r < n; r++, o += 50) {
-      const a = welder.weld(
-        view.getUint32(o, true),
-        view.getUint32(o + 4, true),
-        view.getUint32(o + 8, true),
-      );
-      const b = welder.weld(
-        view.getUint32(o + 12, true),
-        view.getUint32(o + 16, true),
-        view.getUint32(o + 20, true),
-      );
-      const c = welder.weld(
-        view.getUint32(o + 24, true),
-        view.getUint32(o + 28, true),
-        view.getUint32(o + 32, true),
-      );
+    for (let k = 0, end = 3 * n; k < end; k += 3) {
+      const a = ids[k]!;
+      const b = ids[k + 1]!;
+      const c = ids[k + 2]!;
       if (a === b || b === c || a === c) continue;
       faces[f] = a;
       faces[f + 1] = b;

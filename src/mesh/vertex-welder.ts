@@ -4,6 +4,11 @@
 
 const CACHE_SIZE = 4096;
 const CACHE_MASK = CACHE_SIZE - 1;
+/** Float32Welder's cache: 16-byte lines, 256 KiB, which holds a few rows of a finely meshed model. */
+const F32_CACHE_SIZE = 16384;
+const F32_CACHE_MASK = F32_CACHE_SIZE - 1;
+/** Float32Welder's cache entries at or above this wait for a lookup in the batch (ids stay below). */
+const PENDING = 0x80000000;
 
 const bits = new Float64Array(3);
 const words = new Uint32Array(bits.buffer);
@@ -151,7 +156,11 @@ export class Float32Welder {
   private table: Uint32Array;
   private mask: number;
   private readonly seed: number;
-  private readonly cache = new Uint32Array(4 * CACHE_SIZE);
+  private readonly cache = new Uint32Array(4 * F32_CACHE_SIZE);
+  /** weldRecords' cache misses: x, y, z bit patterns, hash and corner. */
+  private misses = new Uint32Array(0);
+  /** Keeps weldRecords' touching loads from being optimised away. */
+  touched = 0;
 
   constructor(expectedVertices = 1024) {
     let size = 1024;
@@ -162,44 +171,88 @@ export class Float32Welder {
     this.seed = (Math.random() * 0x100000000) | 1;
   }
 
-  /** The id of the position given as float32 bit patterns. */
-  weld(x: number, y: number, z: number): number {
-    const kx = x === 0x80000000 ? 0 : x;
-    const ky = y === 0x80000000 ? 0 : y;
-    const kz = z === 0x80000000 ? 0 : z;
-    const h = hash3(kx, ky, kz, this.seed);
+  /**
+   * Welds the three corners of n binary STL records (from offset, in view) into ids, three per
+   * record, in three passes: the small cache answers what it can, and a corner it cannot answer
+   * leaves a note there, so that the batch's later uses of the same position wait for that one
+   * lookup; then the table slots of the misses are touched in one short loop, so that their
+   * memory loads overlap instead of coming one after another; then the misses are looked up.
+   */
+  weldRecords(view: DataView, offset: number, n: number, ids: Int32Array): void {
+    const corners = 3 * n;
+    if (this.misses.length < 5 * corners) this.misses = new Uint32Array(5 * corners);
+    const misses = this.misses;
     const cache = this.cache;
-    const line = 4 * ((h >>> 12) & CACHE_MASK);
-    if (cache[line + 3] !== 0 && cache[line] === kx && cache[line + 1] === ky && cache[line + 2] === kz) {
-      return cache[line + 3]! - 1;
+    const table = this.table;
+    const mask = this.mask;
+    const seed = this.seed;
+    let m = 0;
+    for (let c = 0, o = offset + 12; c < corners; c++) {
+      const x = view.getUint32(o, true);
+      const y = view.getUint32(o + 4, true);
+      const z = view.getUint32(o + 8, true);
+      // Corners are 12 bytes apart within a record; the next record's first is 26 bytes on.
+      o += c % 3 === 2 ? 26 : 12;
+      const kx = x === 0x80000000 ? 0 : x;
+      const ky = y === 0x80000000 ? 0 : y;
+      const kz = z === 0x80000000 ? 0 : z;
+      const h = hash3(kx, ky, kz, seed);
+      const line = 4 * ((h >>> 12) & F32_CACHE_MASK);
+      const entry = cache[line + 3]!;
+      if (entry !== 0 && cache[line] === kx && cache[line + 1] === ky && cache[line + 2] === kz) {
+        // An id + 1, or PENDING + the corner whose lookup will give it (as -1 - corner).
+        ids[c] = entry >= PENDING ? PENDING - 1 - entry : entry - 1;
+        continue;
+      }
+      cache[line] = kx;
+      cache[line + 1] = ky;
+      cache[line + 2] = kz;
+      cache[line + 3] = PENDING + c;
+      misses[m] = kx;
+      misses[m + 1] = ky;
+      misses[m + 2] = kz;
+      misses[m + 3] = h;
+      misses[m + 4] = c;
+      m += 5;
     }
+    // A loop this short keeps many of the loads in flight at once.
+    let touched = 0;
+    for (let k = 3; k < m; k += 5) touched |= table[4 * (misses[k]! & mask) + 3]!;
+    this.touched = touched;
+    for (let k = 0; k < m; k += 5) {
+      const h = misses[k + 3]! | 0;
+      const c = misses[k + 4]!;
+      const id = this.find(misses[k]!, misses[k + 1]!, misses[k + 2]!, h);
+      ids[c] = id;
+      // In corner order, so that a line's last writer is the miss that left the note there last.
+      cache[4 * ((h >>> 12) & F32_CACHE_MASK) + 3] = id + 1;
+    }
+    for (let c = 0; c < corners; c++) {
+      const id = ids[c]!;
+      if (id < 0) ids[c] = ids[-1 - id]!;
+    }
+  }
+
+  /** The id of the key in the table, added if new. */
+  private find(kx: number, ky: number, kz: number, h: number): number {
     const table = this.table;
     const mask = this.mask;
     let slot = h & mask;
-    let id: number;
     for (;;) {
       const k = 4 * slot;
       const entry = table[k + 3]!;
       if (entry === 0) {
-        id = this.count++;
+        const id = this.count++;
         table[k] = kx;
         table[k + 1] = ky;
         table[k + 2] = kz;
         table[k + 3] = id + 1;
         if (this.count > (mask + 1) * 0.7) this.grow();
-        break;
+        return id;
       }
-      if (table[k] === kx && table[k + 1] === ky && table[k + 2] === kz) {
-        id = entry - 1;
-        break;
-      }
+      if (table[k] === kx && table[k + 1] === ky && table[k + 2] === kz) return entry - 1;
       slot = (slot + 1) & mask;
     }
-    cache[line] = kx;
-    cache[line + 1] = ky;
-    cache[line + 2] = kz;
-    cache[line + 3] = id + 1;
-    return id;
   }
 
   private grow(): void {

@@ -21,10 +21,10 @@ import { createParser } from '../src/mesh/parse.ts';
 import { exactVolume6 } from '../src/mesh/testing/exact.ts';
 import { bigAsciiStl, bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
 import type { TriangleSink } from '../src/mesh/types.ts';
+import { readChunks } from '../src/server/models/read-chunks.ts';
 
 const MiB = 1 << 20;
 const FILE_BYTES = 64 * MiB;
-const CHUNK = MiB;
 const RUNS = 5;
 
 v8.setFlagsFromString('--expose-gc');
@@ -42,29 +42,26 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-/** Reads the file in 1 MiB chunks, handing each to fn. */
-function readChunks(file: string, fn: (chunk: Uint8Array) => void): number {
+/**
+ * Reads the file in 1 MiB chunks, handing each to fn: the server's own read loop, for the read
+ * baseline and for the analyses alike.
+ */
+function readFile(file: string, fn: (chunk: Uint8Array) => void): number {
   const fd = fs.openSync(file, 'r');
-  const buffer = new Uint8Array(CHUNK);
-  let position = 0;
   try {
-    for (;;) {
-      const n = fs.readSync(fd, buffer, 0, CHUNK, position);
-      if (n === 0) break;
-      fn(buffer.subarray(0, n));
-      position += n;
-    }
+    const size = fs.fstatSync(fd).size;
+    readChunks(fd, size, fn);
+    return size;
   } finally {
     fs.closeSync(fd);
   }
-  return position;
 }
 
 function analyse(c: Case, topology: boolean): MeshAnalysis {
   const size = fs.statSync(c.file).size;
   const analyzer = createMeshAnalyzer(c.format, { totalSize: size, topology });
   let first = true;
-  readChunks(c.file, (chunk) => {
+  readFile(c.file, (chunk) => {
     if (first) {
       detectFormat(chunk, size, c.ext);
       first = false;
@@ -118,7 +115,7 @@ function exactVolume(c: Case): number {
   const chunks: Float64Array[] = [];
   const sink: TriangleSink = { triangles: (p, _ids, n) => void chunks.push(p.slice(0, 9 * n)) };
   const parser = createParser(c.format, sink);
-  readChunks(c.file, (chunk) => parser.push(chunk));
+  readFile(c.file, (chunk) => parser.push(chunk));
   parser.finish();
   const all = new Float64Array(chunks.reduce((n, a) => n + a.length, 0));
   let k = 0;
@@ -208,12 +205,12 @@ function main(): void {
       gc();
       const analysis = analyse(c, true);
       analyse(c, false);
-      readChunks(c.file, () => {});
+      readFile(c.file, () => {});
       const read: number[] = [];
       const full: number[] = [];
       const plain: number[] = [];
       for (let r = 0; r < RUNS; r++) {
-        read.push(time(() => readChunks(c.file, () => {}))[0]);
+        read.push(time(() => readFile(c.file, () => {}))[0]);
         full.push(time(() => analyse(c, true))[0]);
         plain.push(time(() => analyse(c, false))[0]);
       }

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import {
-  CHUNK_BYTES,
   createMeshAnalyzer,
   createPreviewRenderer,
   DEFAULT_PREVIEW_SIZE,
@@ -12,6 +11,7 @@ import {
   type MeshErrorCode,
   previewPng,
 } from '../../mesh/index.ts';
+import { readChunks } from './read-chunks.ts';
 
 // Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file in
 // 1 MiB chunks, analyses it and renders its preview. The event loop of the server never parses a model.
@@ -30,17 +30,6 @@ export type AnalyzeResult =
 
 /** Triangles kept for a one-pass preview; bigger models are streamed a second time. */
 const PREVIEW_TRIANGLES = 200_000;
-
-function readChunks(fd: number, size: number, each: (chunk: Uint8Array) => void): void {
-  const buffer = new Uint8Array(Math.min(CHUNK_BYTES, Math.max(size, 1)));
-  let position = 0;
-  while (position < size) {
-    const n = fs.readSync(fd, buffer, 0, buffer.length, position);
-    if (n === 0) break;
-    each(buffer.subarray(0, n));
-    position += n;
-  }
-}
 
 /** 1 mm³: anything smaller is a surface, not a solid. */
 const MIN_VOLUME_CM3 = 0.001;

@@ -58,6 +58,16 @@ export class ObjVertices {
     return this.remap[v]!;
   }
 
+  /** Replaces the vertex numbers corners[0 .. n) (0-based) by their ids: one call a face. */
+  toIds(corners: Int32Array, n: number): void {
+    if (this.remap === null) return;
+    let max = 0;
+    for (let k = 0; k < n; k++) if (corners[k]! > max) max = corners[k]!;
+    if (max >= this.welded) this.flush();
+    const remap = this.remap;
+    for (let k = 0; k < n; k++) corners[k] = remap[corners[k]!]!;
+  }
+
   /** Welds the pending vertices. */
   flush(): void {
     const n = this.count - this.welded;

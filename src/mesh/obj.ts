@@ -260,7 +260,7 @@ class ObjRanges implements RangeParser {
         if (n < 3) break;
         // emit() written out: the call was a tenth of the time on a big file.
         const vertices = this.vertices;
-        for (let k = 0; k < n; k++) corners[k] = vertices.id(corners[k]!);
+        vertices.toIds(corners, n);
         // After the ids: welding them may have grown the table.
         const coords = vertices.coordinates();
         const batch = this.batch;

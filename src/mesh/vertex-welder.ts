@@ -85,12 +85,10 @@ export class VertexWelder {
     const hashes = this.hashes;
     const table = this.table;
     const mask = this.mask;
+    for (let k = 0; k < n; k++) hashes[k] = hashPosition(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, this.seed);
+    // A loop this short keeps many of the loads in flight at once.
     let touched = 0;
-    for (let k = 0; k < n; k++) {
-      const h = hashPosition(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, this.seed);
-      hashes[k] = h;
-      touched |= table[h & mask]!;
-    }
+    for (let k = 0; k < n; k++) touched |= table[hashes[k]! & mask]!;
     this.touched = touched;
     for (let k = 0; k < n; k++)
       out[at + k] = this.lookup(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, hashes[k]!);

@@ -85,7 +85,8 @@ export class VertexWelder {
     const hashes = this.hashes;
     const table = this.table;
     const mask = this.mask;
-    for (let k = 0; k < n; k++) hashes[k] = hashPosition(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, this.seed);
+    for (let k = 0; k < n; k++)
+      hashes[k] = hashPosition(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, this.seed);
     // A loop this short keeps many of the loads in flight at once.
     let touched = 0;
     for (let k = 0; k < n; k++) touched |= table[hashes[k]! & mask]!;

@@ -80,6 +80,17 @@ async function expectAccessibleWithin(page: Page, selector: string) {
 }
 
 const card = (page: Page, fileName: string) => page.getByRole('article', { name: fileName });
+
+/** Uploads the cube and the block together and waits for both cards. */
+async function uploadCubeAndBlock(page: Page) {
+  await page.getByLabel('Choose files').setInputFiles([path.join(dir, CUBE), path.join(dir, BLOCK)]);
+  const cube = card(page, CUBE);
+  const block = card(page, BLOCK);
+  await expect(cube).toBeVisible({ timeout: 30_000 });
+  await expect(block).toBeVisible({ timeout: 30_000 });
+  return { cube, block };
+}
+
 const unitPrice = (c: Locator) => c.getByTestId('unit-price');
 const quoted = (c: Locator) => expect(c.locator('.price-box')).toHaveAttribute('data-state', 'quoted');
 
@@ -93,12 +104,8 @@ async function expectPreview(c: Locator) {
 test('upload an STL and an OBJ, price them, view them in 3D and add both to the cart', async ({ page }) => {
   const models = recordModels(page);
   await page.goto('/');
-  await page.getByLabel('Choose files').setInputFiles([path.join(dir, CUBE), path.join(dir, BLOCK)]);
 
-  const cube = card(page, CUBE);
-  const block = card(page, BLOCK);
-  await expect(cube).toBeVisible({ timeout: 30_000 });
-  await expect(block).toBeVisible({ timeout: 30_000 });
+  const { cube, block } = await uploadCubeAndBlock(page);
   await expect(cube.getByTestId('dimensions')).toHaveText('20.0 x 20.0 x 20.0 mm');
   await expect(cube.getByTestId('volume')).toHaveText('8.00 cm³');
   await expect(block.getByTestId('dimensions')).toHaveText('60.0 x 40.0 x 30.0 mm');
@@ -269,11 +276,7 @@ test('a model dropped on the drop zone is uploaded', async ({ page }) => {
 
 test('the model cards come back after a reload and a visit elsewhere, with their picks', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Choose files').setInputFiles([path.join(dir, CUBE), path.join(dir, BLOCK)]);
-  const cube = card(page, CUBE);
-  const block = card(page, BLOCK);
-  await expect(cube).toBeVisible({ timeout: 30_000 });
-  await expect(block).toBeVisible({ timeout: 30_000 });
+  const { cube, block } = await uploadCubeAndBlock(page);
   const titles = page.locator('#upload article h3');
   const order = await titles.allTextContents();
 

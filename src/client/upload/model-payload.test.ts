@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { failureText } from './model-api.ts';
 import { readModel, readQuote } from './model-payload.ts';
+import { cubePayload } from './testing.ts';
 
 const payload = {
-  id: 'm1',
-  fileName: 'cube.stl',
-  format: 'stl',
-  triangles: 12,
-  volumeCm3: 8,
-  areaCm2: 24,
-  dimensions: { x: 20, y: 20, z: 20 },
-  scale: 1,
-  watertight: true,
-  fits: true,
+  ...cubePayload('m1', 'cube.stl'),
   warnings: [{ code: 'maybe_inches', message: 'Inches?' }],
-  previewImage: '/api/models/m1/preview.png',
-  prices: { '1': 12, '2': 12, '3': 12, '4': 13, '5': 14 },
 };
 
 describe('readModel', () => {

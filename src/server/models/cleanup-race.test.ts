@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +13,8 @@ import type { AnalysisPool } from './analysis-pool.ts';
 import { type CleanupDeps, cleanupExpiredModels } from './cleanup.ts';
 import { findModel, insertSharingFile } from './models-repository.ts';
 import type { Owner } from './owner.ts';
-import type { ReceivedUpload } from './receive-upload.ts';
 import { scaleModel } from './scale-service.ts';
-import { boxStl } from './testing.ts';
+import { boxStl, receivedUpload } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
 
 // The cleanup job and a re-upload of the same bytes, interleaved step by step through the pause points
@@ -78,17 +76,7 @@ const pool: AnalysisPool = {
   close: async () => {},
 };
 
-function received(): ReceivedUpload {
-  const tempPath = path.join(dir, `u_${Math.random().toString(36).slice(2)}.part`);
-  fs.writeFileSync(tempPath, bytes);
-  return {
-    tempPath,
-    fileName: 'part.stl',
-    extension: 'stl',
-    sizeBytes: bytes.length,
-    contentHash: createHash('sha256').update(bytes).digest('hex'),
-  };
-}
+const received = () => receivedUpload(dir, bytes, 'part.stl');
 
 function upload(owner: Owner, beforeReuse?: UploadDeps['beforeReuse']): Promise<Model> {
   const deps: UploadDeps = { db: database.db, store, pool, now: () => new Date(clock), log: silentLog };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -7,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { type models, orderItems, orders, users } from '../db/schema.ts';
 import type { TestApp } from '../testing/test-app.ts';
 import { newModelId } from './ids.ts';
+import type { ReceivedUpload } from './receive-upload.ts';
 
 // Helpers for the model and pricing tests: multipart bodies built by hand, users with sessions, orders.
 
@@ -125,4 +127,16 @@ export function fillerModelRow(
     watertight: true,
     ...fields,
   };
+}
+
+/** An upload as receive-upload hands it over: bytes written to a fresh temp file in dir. */
+export function receivedUpload(
+  dir: string,
+  bytes: Uint8Array,
+  fileName: string,
+  contentHash = createHash('sha256').update(bytes).digest('hex'),
+): ReceivedUpload {
+  const tempPath = path.join(dir, `u_${Math.random().toString(36).slice(2)}.part`);
+  fs.writeFileSync(tempPath, bytes);
+  return { tempPath, fileName, extension: 'stl', sizeBytes: bytes.length, contentHash };
 }

@@ -10,8 +10,7 @@ import type { FileStore } from '../storage/file-store.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
 import { openTestDatabase } from '../testing/test-db.ts';
 import { AnalysisLimitError, type AnalysisPool } from './analysis-pool.ts';
-import type { ReceivedUpload } from './receive-upload.ts';
-import { boxStl, filesIn } from './testing.ts';
+import { boxStl, filesIn, receivedUpload } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
 
 // The service without HTTP, with failures forced at each step: whatever fails, nothing is kept.
@@ -35,17 +34,8 @@ beforeEach(async () => {
   await database.db.delete(models);
 });
 
-function received(bytes: Uint8Array): ReceivedUpload {
-  const tempPath = path.join(dir, `u_${Math.random().toString(36).slice(2)}.part`);
-  fs.writeFileSync(tempPath, bytes);
-  return {
-    tempPath,
-    fileName: 'cube.stl',
-    extension: 'stl',
-    sizeBytes: bytes.length,
-    contentHash: `h${Math.random()}`,
-  };
-}
+/** Each call a new upload (its own content hash), whatever the bytes. */
+const received = (bytes: Uint8Array) => receivedUpload(dir, bytes, 'cube.stl', `h${Math.random()}`);
 
 /** A pool that answers in process, or fails as told. */
 function fakePool(fail?: Error): AnalysisPool {

@@ -3,8 +3,9 @@ import { CHUNK_BYTES } from '../../mesh/index.ts';
 
 /**
  * Data offset inside a read buffer's allocation. glibc hands out blocks this big 16 bytes past a
- * page boundary, and on x86 the kernel's copy from the page cache into a destination 1 to 31 bytes
- * past a page boundary runs several times slower (measured here: 64 MB in 30-45 ms instead of 7).
+ * page boundary, and on some x86 CPUs the kernel's copy from the page cache into a destination 1 to
+ * 31 bytes past a page boundary runs several times slower (64 MB in 30-45 ms instead of 7 on one
+ * machine; no difference on another, an AMD EPYC).
  */
 const READ_BUFFER_OFFSET = 64;
 

@@ -18,9 +18,10 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { createMeshAnalyzer, detectFormat, type MeshAnalysis, type MeshFormat } from '../src/mesh/index.ts';
 import { createParser } from '../src/mesh/parse.ts';
+import { HEADER_BYTES, RECORD_BYTES } from '../src/mesh/stl-binary.ts';
 import { exactVolume6 } from '../src/mesh/testing/exact.ts';
 import { bigAsciiStl, bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
-import type { TriangleSink } from '../src/mesh/types.ts';
+import { BATCH_TRIANGLES, type TriangleSink } from '../src/mesh/types.ts';
 import { readChunks } from '../src/server/models/read-chunks.ts';
 
 const MiB = 1 << 20;
@@ -71,10 +72,13 @@ function analyse(c: Case, topology: boolean): MeshAnalysis {
   return analyzer.finish();
 }
 
+// Local copies: an imported binding costs V8 a load and a check at every use in a hot loop.
+const RECORD = RECORD_BYTES;
+
 /** Loads the 9 coordinates of count records from offset and sums them: no analysis at all. */
 function touchRecords(view: DataView, offset: number, count: number): number {
   let sum = 0;
-  for (let r = 0, o = offset + 12; r < count; r++, o += 50) {
+  for (let r = 0, o = offset + 12; r < count; r++, o += RECORD) {
     sum +=
       view.getFloat32(o, true) +
       view.getFloat32(o + 4, true) +
@@ -91,7 +95,7 @@ function touchRecords(view: DataView, offset: number, count: number): number {
 
 /**
  * A floor for any binary STL analysis in JavaScript: the chunked read plus one load of every
- * coordinate (the few records split between chunks are skipped), in calls of 256 records like the
+ * coordinate (the few records split between chunks are skipped), in calls of a batch like the
  * analysis.
  */
 function readAndTouch(file: string): number {
@@ -100,12 +104,13 @@ function readAndTouch(file: string): number {
   readFile(file, (chunk) => {
     const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     // The first record that starts in this chunk.
-    let pos = Math.max(0, 84 + Math.ceil((fileOffset - 84) / 50) * 50 - fileOffset);
-    const whole = Math.floor((chunk.length - pos) / 50);
-    for (let done = 0; done < whole; done += 256) {
-      const count = Math.min(256, whole - done);
+    const first = Math.max(0, Math.ceil((fileOffset - HEADER_BYTES) / RECORD));
+    let pos = HEADER_BYTES + first * RECORD - fileOffset;
+    const whole = Math.floor((chunk.length - pos) / RECORD);
+    for (let done = 0; done < whole; done += BATCH_TRIANGLES) {
+      const count = Math.min(BATCH_TRIANGLES, whole - done);
       sum += touchRecords(view, pos, count);
-      pos += 50 * count;
+      pos += RECORD * count;
     }
     fileOffset += chunk.length;
   });

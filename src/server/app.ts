@@ -4,6 +4,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes.ts';
 import { sessionPlugin } from './auth/session-plugin.ts';
+import type { PaymentProvider } from './checkout/payment-provider.ts';
+import { checkoutPlugin } from './checkout/routes.ts';
 import type { Config } from './config.ts';
 import { contactRoutes } from './contact/routes.ts';
 import type { AppContext } from './context.ts';
@@ -31,6 +33,8 @@ export type BuildAppOptions = {
   logStream?: NodeJS.WritableStream;
   /** Prefix of the rate-limit keys in Redis (tests give each app its own). */
   rateLimitNamespace?: string;
+  /** The payment provider instead of the one the config picks (tests). */
+  paymentProvider?: PaymentProvider;
 };
 
 /** Composes the shop: third-party plugins first, then the shop's own features, then the client. */
@@ -89,6 +93,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(modelsPlugin, { ctx });
   await app.register(quoteRoute, { ctx });
   await app.register(orderRoutes, { ctx });
+  await app.register(checkoutPlugin, {
+    ctx,
+    ...(options.paymentProvider ? { provider: options.paymentProvider } : {}),
+  });
 
   await app.register(clientStatic, { clientDir: config.clientDir });
   return app;

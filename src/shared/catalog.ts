@@ -83,6 +83,10 @@ export function statusLabel(status: string | null | undefined): string {
   return (STATUS_LABELS as Record<string, string>)[status] ?? status;
 }
 
+/** The most pieces of one line (card, cart and checkout alike). */
+export const MAX_ITEM_QUANTITY = 100;
+/** The longest note one line may carry. */
+export const MAX_ITEM_NOTES = 1000;
 export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 export const MODEL_EXTENSIONS = ['.stl', '.obj'] as const;
 export const MIN_PASSWORD_LENGTH = 6;

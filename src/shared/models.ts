@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COLOR_HEXES, MAX_STRENGTH, MIN_STRENGTH } from './catalog.ts';
+import { COLOR_HEXES, MAX_ITEM_QUANTITY, MAX_STRENGTH, MIN_STRENGTH } from './catalog.ts';
 
 // Payloads of the upload and quote endpoints (DESIGN.md §4), shared by the server and the client.
 
@@ -40,7 +40,7 @@ export const modelPayload = z.object({
 export type ModelPayload = z.infer<typeof modelPayload>;
 
 export const strength = z.coerce.number().int().min(MIN_STRENGTH).max(MAX_STRENGTH);
-export const quantity = z.coerce.number().int().min(1).max(1000);
+export const quantity = z.coerce.number().int().min(1).max(MAX_ITEM_QUANTITY);
 
 export const quoteRequest = z.object({
   modelId: z.string().min(1).max(64),

@@ -9,7 +9,10 @@ export const orderItemPayload = z.object({
   preview_image_url: z.string().nullable(),
   color: z.string(),
   strength: z.number(),
+  /** Dollars: one piece. */
   cost: z.number(),
+  /** Dollars: what the line cost in all (unit x quantity less any quantity discount). */
+  line_total: z.number(),
   quantity: z.number(),
   notes: z.string().nullable(),
 });
@@ -28,6 +31,10 @@ export const orderPayload = z.object({
   shipping_state: z.string().nullable(),
   shipping_postal_code: z.string().nullable(),
   shipping_country: z.string().nullable(),
+  /** YYYY-MM-DD: when a paid order should leave the shop. */
+  ship_by: z.string().nullable(),
+  /** The hosted checkout of an order still waiting for payment, while it can be paid. */
+  payment_url: z.string().nullable(),
   items: z.array(orderItemPayload),
 });
 

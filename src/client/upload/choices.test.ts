@@ -20,10 +20,11 @@ const model: ModelPayload = {
 };
 
 describe('parseQuantity', () => {
-  it('takes whole numbers from 1 to 1000', () => {
+  it('takes whole numbers from 1 to 100', () => {
     expect(parseQuantity('1')).toBe(1);
     expect(parseQuantity(' 12 ')).toBe(12);
-    expect(parseQuantity('1000')).toBe(1000);
+    expect(parseQuantity('100')).toBe(100);
+    expect(parseQuantity('101')).toBeNull();
   });
 
   it('refuses anything else', () => {
@@ -53,14 +54,14 @@ describe('toCartItem', () => {
     });
   });
 
-  it('rounds the cost to cents and keeps notes to 500 characters', () => {
+  it('rounds the cost to cents and keeps notes to 1000 characters', () => {
     const item = toCartItem(
       model,
-      { color: '#007bff', strength: 3, quantity: 1, notes: 'x'.repeat(600) },
+      { color: '#007bff', strength: 3, quantity: 1, notes: 'x'.repeat(1200) },
       13.254,
     );
     expect(item.cost).toBe(13.25);
-    expect(item.notes).toHaveLength(500);
+    expect(item.notes).toHaveLength(1000);
   });
 
   it('makes a line the cart keeps as it is', () => {

@@ -3,6 +3,8 @@ import {
   COLOR_HEXES,
   DEFAULT_COLOR,
   DEFAULT_STRENGTH,
+  MAX_ITEM_NOTES,
+  MAX_ITEM_QUANTITY,
   STRENGTHS,
   type Strength,
 } from '../../shared/catalog.ts';
@@ -12,8 +14,8 @@ import type { NewCartItem } from '../cart/cart-item.ts';
 // What the customer picks on a model card, and how a model plus those picks becomes a cart line.
 // zod/mini, not zod: the same schemas at a quarter of the size in the upload tool's bundle.
 
-export const MAX_QUANTITY = 1000;
-export const MAX_NOTES = 500;
+export const MAX_QUANTITY = MAX_ITEM_QUANTITY;
+export const MAX_NOTES = MAX_ITEM_NOTES;
 
 /** A card's picks as read back from storage: a pick that does not read falls back to its default. */
 export const choicesSchema = z.object({
@@ -32,7 +34,7 @@ export const DEFAULT_CHOICES: Choices = {
   notes: '',
 };
 
-/** A whole number from 1 to 1000, or null for anything else ('', '0', '1.5', '-2', 'abc'). */
+/** A whole number from 1 to MAX_QUANTITY (100), or null for anything else ('', '0', '1.5', '-2', 'abc'). */
 export function parseQuantity(text: string): number | null {
   const t = text.trim();
   if (!/^\d+$/.test(t)) return null;

@@ -4,7 +4,12 @@ import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { MSG } from './schemas.ts';
-import { resolveSession, SESSION_MAX_AGE_MS, type SessionUser } from './session-service.ts';
+import {
+  isUnverifiedSession,
+  resolveSession,
+  SESSION_MAX_AGE_MS,
+  type SessionUser,
+} from './session-service.ts';
 
 // The session cookie and the guards other features put on their routes:
 //   app.get('/api/get_orders.php', { preHandler: requireUser }, async (req) => list(ctx, req.user!.id))
@@ -19,6 +24,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Resolves a request's session cookie (set by sessionPlugin; use getSessionUser(req)). */
     resolveSessionUser(req: FastifyRequest): Promise<SessionUser | null>;
+    /** What the session guards need of the app (set by sessionPlugin). */
+    sessionContext: AppContext;
   }
 }
 
@@ -71,6 +78,22 @@ export async function requireUser(req: FastifyRequest): Promise<void> {
   req.user = user;
 }
 
+/**
+ * preHandler for what needs a verified account (the checkout): as requireUser, but a session of an account
+ * that is not verified (any more) gets 403 with SPEC's 'Account not verified' wording instead of 401.
+ */
+export async function requireVerifiedUser(req: FastifyRequest): Promise<void> {
+  const user = await getSessionUser(req);
+  if (user) {
+    req.user = user;
+    return;
+  }
+  const ctx = req.server.sessionContext;
+  if (await isUnverifiedSession(ctx, readSessionToken(req, ctx.config)))
+    throw new HttpError(403, MSG.notVerified);
+  throw new HttpError(401, MSG.notLoggedIn);
+}
+
 /** preHandler: 401 when logged out, 403 `{ error: 'Admin access required.' }` (and a log line) for non-admins. */
 export async function requireAdmin(req: FastifyRequest): Promise<void> {
   await requireUser(req);
@@ -84,6 +107,7 @@ export async function requireAdmin(req: FastifyRequest): Promise<void> {
 export const sessionPlugin = fp(
   async (app: FastifyInstance, opts: { ctx: AppContext }) => {
     app.decorateRequest('user', null);
+    app.decorate('sessionContext', opts.ctx);
     app.decorate('resolveSessionUser', (req: FastifyRequest) =>
       resolveSession(opts.ctx, readSessionToken(req, opts.ctx.config)),
     );

@@ -60,6 +60,19 @@ export async function resolveSession(
   };
 }
 
+/**
+ * Whether a cookie value names a live session of an account whose email is not verified (any more):
+ * such a session counts as logged out, but the routes that need a verified account say why (403).
+ */
+export async function isUnverifiedSession(
+  ctx: Pick<AppContext, 'db' | 'now'>,
+  token: string | undefined,
+): Promise<boolean> {
+  if (!isWellFormedToken(token)) return false;
+  const row = await findSessionWithUser(ctx.db, hashToken(token));
+  return row !== undefined && !row.emailVerifiedAt && row.expiresAt.getTime() > ctx.now().getTime();
+}
+
 /** Ends the session of a cookie value, if there is one. */
 export async function endSession(ctx: Pick<AppContext, 'db'>, token: string | undefined): Promise<void> {
   if (isWellFormedToken(token)) await deleteSession(ctx.db, hashToken(token));

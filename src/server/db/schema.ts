@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   doublePrecision,
   index,
   integer,
@@ -131,6 +132,20 @@ export const orders = pgTable(
     cartHash: text('cart_hash'),
     /** Why staff must look at this order (e.g. paid amount differs): a refund may be due. */
     flag: text('flag'),
+    /** The hosted checkout's address while the order waits for payment (My Orders: 'Complete payment'). */
+    paymentUrl: text('payment_url'),
+    paymentExpiresAt: timestamp('payment_expires_at', { withTimezone: true }),
+    /** When the reconcile job last asked the provider about this pending order. */
+    paymentCheckedAt: timestamp('payment_checked_at', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** Refunds recorded from the provider; never more than was paid. */
+    amountRefundedCents: integer('amount_refunded_cents').notNull().default(0),
+    /** Items plus shipping; shipping is free until shipping methods exist (the shipping issue). */
+    subtotalCents: integer('subtotal_cents').notNull().default(0),
+    shippingCents: integer('shipping_cents').notNull().default(0),
+    shippingMethod: text('shipping_method'),
+    /** The day the order should leave the shop, set when it is paid. */
+    shipBy: date('ship_by', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -139,6 +154,11 @@ export const orders = pgTable(
     uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
     index('orders_status_idx').on(t.status),
     check('orders_total_nonnegative', sql`${t.totalCents} >= 0`),
+    check(
+      'orders_refund_within_paid',
+      sql`${t.amountRefundedCents} between 0 and coalesce(${t.amountPaidCents}, 0)`,
+    ),
+    index('orders_pending_check_idx').on(t.status, t.paymentCheckedAt),
   ],
 );
 
@@ -158,6 +178,9 @@ export const orderItems = pgTable(
     lineTotalCents: integer('line_total_cents').notNull(),
     notes: text('notes').notNull().default(''),
     breakdown: jsonb('breakdown').$type<Record<string, number>>(),
+    /** What the price assumed one piece takes: plastic and printer time (production planning). */
+    grams: doublePrecision('grams'),
+    printHours: doublePrecision('print_hours'),
   },
   (t) => [
     index('order_items_order_idx').on(t.orderId),
@@ -192,6 +215,36 @@ export const paymentEvents = pgTable('payment_events', {
   orderId: integer('order_id').references(() => orders.id),
   outcome: text('outcome'),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The payment simulator's checkout sessions (the embedded default's hosted checkout), kept in the database
+ * so that any instance serves them. Shaped like the parts of a Stripe Checkout Session the shop reads.
+ */
+export const simulatorSessions = pgTable('simulator_sessions', {
+  id: text('id').primaryKey(),
+  orderId: integer('order_id')
+    .notNull()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['open', 'complete', 'expired'] })
+    .notNull()
+    .default('open'),
+  paymentStatus: text('payment_status', { enum: ['paid', 'unpaid'] })
+    .notNull()
+    .default('unpaid'),
+  amountTotalCents: integer('amount_total_cents').notNull(),
+  currency: text('currency').notNull(),
+  lines: jsonb('lines')
+    .$type<{ name: string; description: string; imageUrl: string | null; amountCents: number }[]>()
+    .notNull(),
+  successUrl: text('success_url').notNull(),
+  cancelUrl: text('cancel_url').notNull(),
+  shipping: jsonb('shipping').$type<Record<string, string>>(),
+  paymentIntentId: text('payment_intent_id'),
+  declines: integer('declines').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  createdAt: createdAt(),
 });
 
 export const contactMessages = pgTable('contact_messages', {
@@ -248,3 +301,4 @@ export type User = typeof users.$inferSelect;
 export type Model = typeof models.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type OrderItem = typeof orderItems.$inferSelect;
+export type SimulatorSession = typeof simulatorSessions.$inferSelect;

@@ -8,8 +8,10 @@ import type { StoredFile } from '../storage/file-store.ts';
 import { findOwnedModel, findReadableModel, MODEL_NOT_FOUND, ownerOf } from './access.ts';
 import { attachmentDisposition } from './file-name.ts';
 import { toModelPayload } from './model-payload.ts';
+import { findModel } from './models-repository.ts';
 import { resolveViewer } from './owner.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
+import { createPreviewLinks } from './preview-links.ts';
 import { checkQuota } from './quota.ts';
 import { scaleModel } from './scale-service.ts';
 
@@ -48,10 +50,16 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     return sendStored(reply, await store.get(model.storageKey), 'application/octet-stream');
   });
 
+  const previewLinks = createPreviewLinks(ctx.db, ctx.config.publicUrl);
   app.get('/api/models/:id/preview.png', async (req, reply) => {
     const { id } = params.parse(req.params);
-    const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
-    if (!model.previewKey) throw new HttpError(404, MODEL_NOT_FOUND);
+    const { exp, sig } = (req.query ?? {}) as Record<string, unknown>;
+    // A signed link (order mail, hosted checkout) opens this one preview without a session.
+    const signed = sig !== undefined && (await previewLinks.verify(id, exp, sig, ctx.now()));
+    const model = signed
+      ? await findModel(ctx.db, id)
+      : await findReadableModel(ctx.db, id, await resolveViewer(req));
+    if (!model?.previewKey) throw new HttpError(404, MODEL_NOT_FOUND);
     // A model's preview never changes (a new scale is a new model): the browser may keep it a day.
     reply.header('cache-control', 'private, max-age=86400');
     return sendStored(reply, await store.get(model.previewKey), 'image/png');

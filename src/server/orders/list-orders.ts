@@ -6,7 +6,7 @@ import { orderItems, orders } from '../db/schema.ts';
 const dollars = (cents: number) => Math.round(cents) / 100;
 
 /** A user's orders, newest first, shaped as SPEC.md §3 (GET /api/get_orders.php). */
-export async function listOrdersForUser(db: Db, userId: number): Promise<OrderPayload[]> {
+export async function listOrdersForUser(db: Db, userId: number, now: Date): Promise<OrderPayload[]> {
   const rows = await db
     .select()
     .from(orders)
@@ -37,6 +37,15 @@ export async function listOrdersForUser(db: Db, userId: number): Promise<OrderPa
     shipping_state: o.shippingState,
     shipping_postal_code: o.shippingPostalCode,
     shipping_country: o.shippingCountry,
+    ship_by: o.shipBy,
+    // The hosted checkout, while it can still be paid: My Orders offers 'Complete payment'.
+    payment_url:
+      o.status === 'pending' &&
+      o.paymentUrl &&
+      o.paymentExpiresAt &&
+      o.paymentExpiresAt.getTime() > now.getTime()
+        ? o.paymentUrl
+        : null,
     items: items
       .filter((i) => i.orderId === o.id)
       .map((i) => ({
@@ -47,6 +56,7 @@ export async function listOrdersForUser(db: Db, userId: number): Promise<OrderPa
         color: i.color,
         strength: i.strength,
         cost: dollars(i.unitPriceCents),
+        line_total: dollars(i.lineTotalCents),
         quantity: i.quantity,
         notes: i.notes,
       })),

@@ -8,7 +8,7 @@ import { listOrdersForUser } from './list-orders.ts';
 export async function orderRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   app.get('/api/get_orders.php', { preHandler: requireUser }, async (req, reply) => {
     reply.header('cache-control', NO_STORE);
-    return listOrdersForUser(opts.ctx.db, req.user!.id);
+    return listOrdersForUser(opts.ctx.db, req.user!.id, opts.ctx.now());
   });
   methodNotAllowed(app, '/api/get_orders.php', ['GET']);
 }

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { type CartQuotePayload, cartQuoteRequest } from '../../shared/checkout.ts';
+import type { AppContext } from '../context.ts';
+import { methodNotAllowed, parseBody } from '../http/route-helpers.ts';
+import { resolveViewer } from '../models/owner.ts';
+import { dollars } from '../pricing/price-model.ts';
+import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import { checkCartLines } from './cart-lines.ts';
+
+// POST /api/cart/quote: the server's price of every cart line, from the same check and price as the
+// checkout, so the cart shows, line by line and in total, what the checkout will charge.
+
+export async function cartQuoteRoute(app: FastifyInstance, opts: { ctx: AppContext }) {
+  const { ctx } = opts;
+  app.post('/api/cart/quote', async (req, reply) => {
+    const { items } = parseBody(cartQuoteRequest, req.body);
+    const checks = await checkCartLines(
+      {
+        db: ctx.db,
+        viewer: await resolveViewer(req),
+        buildVolumeMm: ctx.config.buildVolumeMm,
+        pricing: await loadPricingSettings(ctx.db),
+      },
+      items.map((i) => ({ filePath: i.modelId, color: i.color, strength: i.strength, quantity: i.quantity })),
+    );
+    let totalCents = 0;
+    const lines = checks.map((c) => {
+      if (!c.ok) return { error: c.error };
+      totalCents += c.line.price.lineCents;
+      return {
+        unitPrice: dollars(c.line.price.unitCents),
+        lineTotal: dollars(c.line.price.lineCents),
+        discountPercent: c.line.price.discountPercent,
+      };
+    });
+    const payload: CartQuotePayload = { currency: 'usd', lines, total: dollars(totalCents) };
+    return reply.header('cache-control', 'no-store').send(payload);
+  });
+  methodNotAllowed(app, '/api/cart/quote', ['POST']);
+}

@@ -1,0 +1,87 @@
+import { eq } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import type { ShippingAddressInput } from '../../shared/address.ts';
+import { orders } from '../db/schema.ts';
+import { boxStl, makeUser, uploadRequest } from '../models/testing.ts';
+import { TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+
+// Helpers for the checkout tests: a customer with uploaded models, cart lines, the calls, an address.
+
+export type Customer = { id: number; cookie: string };
+
+export async function makeCustomer(t: TestApp): Promise<Customer> {
+  return makeUser(t);
+}
+
+/** Uploads a box of the given size (mm) as the customer; returns the model id. */
+export async function uploadBox(t: TestApp, customer: Customer, size: number, fileName = `box${size}.stl`) {
+  const res = await t.app.inject(
+    uploadRequest({ fileName, bytes: boxStl(size, size, size) }, customer.cookie),
+  );
+  if (res.statusCode !== 201 && res.statusCode !== 200)
+    throw new Error(`upload failed: ${res.statusCode} ${res.body}`);
+  return res.json().id as string;
+}
+
+/** A printCart line as the client stores it (SPEC.md §3). */
+export function cartItem(modelId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `line-${modelId}-${Math.random().toString(36).slice(2)}`,
+    filePath: modelId,
+    fileName: 'box.stl',
+    color: '#007bff',
+    strength: 3,
+    cost: 12,
+    quantity: 1,
+    previewImage: `/api/models/${modelId}/preview.png`,
+    volumeCm3: 1,
+    dimensions: { x: 10, y: 10, z: 10 },
+    notes: '',
+    ...overrides,
+  };
+}
+
+export function post(
+  t: TestApp,
+  url: string,
+  payload: unknown,
+  cookie?: string,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/json', origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) },
+    payload: JSON.stringify(payload),
+  });
+}
+
+export function startCheckout(t: TestApp, customer: Customer | null, cartItems: unknown) {
+  return post(t, '/api/create-checkout-session.php', { cartItems }, customer?.cookie);
+}
+
+export const ADDRESS: ShippingAddressInput = {
+  name: 'Ada Lovelace',
+  line1: '1 Main St',
+  line2: 'Apt 2',
+  city: 'Madison',
+  state: 'WI',
+  postalCode: '53703',
+  country: 'US',
+};
+
+export const CARD = { number: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123' };
+export const DECLINED_CARD = { ...CARD, number: '4000 0000 0000 0002' };
+
+export function paySimulator(
+  t: TestApp,
+  sessionId: string,
+  card: Record<string, string> = CARD,
+  shipping: Record<string, string> = ADDRESS,
+) {
+  return post(t, `/api/pay/simulator/${sessionId}/pay`, { card, shipping });
+}
+
+export async function orderOfSession(t: TestApp, sessionId: string) {
+  const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
+  return order;
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { shippingAddress } from './address.ts';
+
+// The checkout's payloads (DESIGN.md §4), shared by the server's routes and the client's pages.
+
+/** The most lines one cart may check out. */
+export const MAX_CART_LINES = 50;
+
+/** POST /api/cart/quote: the server's prices of the cart's lines, so the cart shows what will be charged. */
+export const cartQuoteRequest = z.object({
+  items: z
+    .array(
+      z.object({
+        modelId: z.string().max(64),
+        color: z.string().max(32),
+        strength: z.number(),
+        quantity: z.number(),
+      }),
+    )
+    .min(1, 'Your cart is empty.')
+    .max(MAX_CART_LINES, `A cart holds at most ${MAX_CART_LINES} lines.`),
+});
+export type CartQuoteRequest = z.infer<typeof cartQuoteRequest>;
+
+export const pricedCartLine = z.object({
+  /** Dollars, 2 decimals: one piece. */
+  unitPrice: z.number(),
+  /** Dollars: unit x quantity less the quantity discount; what the checkout charges for the line. */
+  lineTotal: z.number(),
+  discountPercent: z.number(),
+});
+export type PricedCartLine = z.infer<typeof pricedCartLine>;
+
+export const cartQuotePayload = z.object({
+  currency: z.literal('usd'),
+  /** One entry per requested line, in order: its price, or why it cannot be ordered. */
+  lines: z.array(z.union([pricedCartLine, z.object({ error: z.string() })])),
+  /** Dollars: the sum of the lines that can be ordered. */
+  total: z.number(),
+});
+export type CartQuotePayload = z.infer<typeof cartQuotePayload>;
+
+/** POST /api/create-checkout-session.php answers the payment session to send the browser to. */
+export const checkoutSessionPayload = z.object({ id: z.string(), url: z.string() });
+export type CheckoutSessionPayload = z.infer<typeof checkoutSessionPayload>;
+
+/** GET /api/checkout/status?session_id= : the order behind a payment session, after asking the provider. */
+export const checkoutStatusPayload = z.object({ orderId: z.number(), status: z.string() });
+export type CheckoutStatusPayload = z.infer<typeof checkoutStatusPayload>;
+
+/** GET /api/pay/simulator/:sessionId : what the simulator's hosted page shows. */
+export const simulatorSessionPayload = z.object({
+  id: z.string(),
+  shopName: z.string(),
+  status: z.enum(['open', 'complete', 'expired']),
+  currency: z.string(),
+  /** Dollars. */
+  total: z.number(),
+  lines: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      imageUrl: z.string().nullable(),
+      /** Dollars. */
+      amount: z.number(),
+    }),
+  ),
+  cancelUrl: z.string(),
+  /** Where a completed session sends the browser (the success page with the session id). */
+  successUrl: z.string(),
+  expiresAt: z.string(),
+});
+export type SimulatorSessionPayload = z.infer<typeof simulatorSessionPayload>;
+
+export const CARD_MSG = {
+  number: 'Enter a card number: in test mode, 4242 4242 4242 4242.',
+  expiry: 'Enter the expiry as MM / YY, in the future.',
+  cvc: 'Enter the 3 or 4 digit security code.',
+} as const;
+
+export const simulatorCard = z.object({
+  number: z
+    .string()
+    .transform((s) => s.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(/^\d{12,19}$/, CARD_MSG.number)),
+  /** 'MM / YY' or 'MM/YY'; checked against the clock on the server. */
+  expiry: z
+    .string()
+    .trim()
+    .regex(/^(0[1-9]|1[0-2]) ?\/ ?\d{2}$/, CARD_MSG.expiry),
+  cvc: z
+    .string()
+    .trim()
+    .regex(/^\d{3,4}$/, CARD_MSG.cvc),
+});
+
+/** POST /api/pay/simulator/:sessionId/pay */
+export const simulatorPayRequest = z.object({ card: simulatorCard, shipping: shippingAddress });
+export type SimulatorPayInput = z.input<typeof simulatorPayRequest>;
+
+/** The pay call's answer: where to send the browser; a refusal is `{ error, field? }` (400, 402, 409). */
+export const simulatorPayPayload = z.object({ redirectUrl: z.string() });
+
+/** Which form field a refused pay call is about (`card.number`, `shipping.postalCode`, ...). */
+export const payErrorPayload = z.object({ error: z.string(), field: z.string().optional() });

@@ -5,7 +5,8 @@ import { Layout } from './layout/Layout.tsx';
 import HomePage from './pages/HomePage.tsx';
 import { PaymentCancelPage, PaymentSuccessPage } from './pages/PaymentPages.tsx';
 
-// Every route of SPEC.md §2. Pages other than home load lazily; the admin panel is its own chunk.
+// Every route of SPEC.md §2, and the payment simulator's page. Pages other than home load lazily; the admin
+// panel is its own chunk.
 
 const lazyPage = (load: () => Promise<{ default: ComponentType }>) => async () => ({
   Component: (await load()).default,
@@ -38,6 +39,8 @@ export const routes: RouteObject[] = [
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
+  // The payment simulator's hosted page stands in for the provider's own site: no shop navigation around it.
+  { path: '/pay/simulator/:sessionId', lazy: lazyPage(() => import('./pay/SimulatorPage.tsx')) },
 ];
 
 export const createRouter = () => createBrowserRouter(routes);

@@ -1,4 +1,4 @@
-import { DEFAULT_STRENGTH, isStrength } from '../../shared/catalog.ts';
+import { DEFAULT_STRENGTH, isStrength, MAX_ITEM_QUANTITY } from '../../shared/catalog.ts';
 
 // The cart item of SPEC.md §3, kept in local storage under `printCart`, and its normalisation on load.
 
@@ -26,12 +26,18 @@ function toNumber(value: unknown, fallback = 0): number {
   return Number.isFinite(n) ? n : fallback;
 }
 
+/** A line's quantity kept within 1-MAX_ITEM_QUANTITY (the checkout refuses more pieces of one line). */
+export function clampQuantity(quantity: number): number {
+  return Math.min(MAX_ITEM_QUANTITY, Math.max(1, quantity));
+}
+
 function toText(value: unknown): string {
   return typeof value === 'string' ? value : value == null ? '' : String(value);
 }
 
 /**
- * One stored line made safe: quantity below 1 becomes 1, strength outside 1-5 becomes 3, cost a number.
+ * One stored line made safe: quantity below 1 becomes 1 (above MAX_ITEM_QUANTITY, 100, becomes 100), strength
+ * outside 1-5 becomes 3, cost a number.
  * Returns null for something that is not a cart line at all.
  */
 export function normalizeCartItem(raw: unknown): CartItem | null {
@@ -50,7 +56,7 @@ export function normalizeCartItem(raw: unknown): CartItem | null {
     color: toText(r.color),
     strength: isStrength(strength) ? strength : DEFAULT_STRENGTH,
     cost: toNumber(r.cost, 0),
-    quantity: Math.max(1, quantity),
+    quantity: clampQuantity(quantity),
     previewImage: toText(r.previewImage),
     volumeCm3: toNumber(r.volumeCm3, 0),
     dimensions: { x: toNumber(dims.x), y: toNumber(dims.y), z: toNumber(dims.z) },
@@ -77,16 +83,33 @@ export function addToCart(items: CartItem[], add: NewCartItem): CartItem[] {
   const existing = items.find((i) => sameLine(i, incoming));
   if (!existing) return [...items, incoming];
   return items.map((i) =>
-    i === existing ? { ...i, quantity: i.quantity + incoming.quantity, cost: incoming.cost } : i,
+    i === existing
+      ? { ...i, quantity: clampQuantity(i.quantity + incoming.quantity), cost: incoming.cost }
+      : i,
   );
 }
 
-/** Sets a line's quantity (a non-negative integer); 0 removes the line. */
+/** Sets a line's quantity (a non-negative integer, at most MAX_ITEM_QUANTITY); 0 removes the line. */
 export function setQuantity(items: CartItem[], id: string, quantity: number): CartItem[] {
   if (!Number.isFinite(quantity) || quantity < 0) return items;
   const q = Math.floor(quantity);
   if (q === 0) return items.filter((i) => i.id !== id);
-  return items.map((i) => (i.id === id ? { ...i, quantity: q } : i));
+  return items.map((i) => (i.id === id ? { ...i, quantity: clampQuantity(q) } : i));
+}
+
+/**
+ * Writes the server's unit prices (by line id) into the lines' `cost`; the same array when nothing changes,
+ * so that a store can skip saving.
+ */
+export function withUnitPrices(items: CartItem[], prices: ReadonlyMap<string, number>): CartItem[] {
+  let changed = false;
+  const next = items.map((i) => {
+    const price = prices.get(i.id);
+    if (price === undefined || price === i.cost) return i;
+    changed = true;
+    return { ...i, cost: price };
+  });
+  return changed ? next : items;
 }
 
 export function removeFromCart(items: CartItem[], id: string): CartItem[] {

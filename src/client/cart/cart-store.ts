@@ -6,6 +6,7 @@ import {
   normalizeCart,
   removeFromCart,
   setQuantity,
+  withUnitPrices,
 } from './cart-item.ts';
 
 // The cart lives in local storage (key `printCart`), loaded once, saved on every change, shared by
@@ -70,5 +71,10 @@ export const removeCartItem = (id: string) => commit(removeFromCart(items, id));
 export const updateCartNotes = (id: string, notes: string) =>
   commit(items.map((i) => (i.id === id ? { ...i, notes } : i)));
 export const clearCart = () => commit([]);
+/** Stores the server's unit prices (line id -> dollars) as the lines' `cost`; saves only on a change. */
+export const setCartUnitPrices = (prices: ReadonlyMap<string, number>) => {
+  const next = withUnitPrices(items, prices);
+  if (next !== items) commit(next);
+};
 /** Re-reads local storage (tests, and after another tab changed it). */
 export const reloadCart = () => commit(load());

@@ -11,11 +11,34 @@ const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
 type Viewing = { url: string; fileName: string; color: string };
 
+/** The order as get_orders.php answers it, read defensively: the checkout adds these fields. */
+type OrderItemView = OrderItemPayload & { line_total?: number | null };
+type OrderView = Omit<OrderPayload, 'items'> & {
+  items: OrderItemView[];
+  /** The hosted checkout of a still-pending order. */
+  payment_url?: string | null;
+  /** YYYY-MM-DD */
+  ship_by?: string | null;
+};
+
+const SHIPS_WHEN = new Set(['paid', 'queued', 'printing']);
+
+/** A calendar date 'YYYY-MM-DD' as the customer reads it, without a time zone shifting the day. */
+export function formatDay(day: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return day;
+  return formatDate(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+}
+
+/** What a line costs: the server's line total (after any quantity discount) when it sent one. */
+const lineTotalOf = (item: OrderItemView) =>
+  typeof item.line_total === 'number' ? item.line_total : item.cost * item.quantity;
+
 function StatusBadge({ status }: { status: string }) {
   return <span className={`status-badge status-${status || 'unknown'}`}>{statusLabel(status)}</span>;
 }
 
-function Address({ order }: { order: OrderPayload }) {
+function Address({ order }: { order: OrderView }) {
   if (!order.shipping_name && !order.shipping_line1) return null;
   const cityLine = [order.shipping_city, order.shipping_state, order.shipping_postal_code]
     .filter(Boolean)
@@ -32,7 +55,9 @@ function Address({ order }: { order: OrderPayload }) {
   );
 }
 
-function Item({ item, onView }: { item: OrderItemPayload; onView: (v: Viewing) => void }) {
+function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => void }) {
+  const lineTotal = lineTotalOf(item);
+  const discounted = lineTotal < item.cost * item.quantity - 0.005;
   return (
     <li className="order-item">
       <div className="thumb">
@@ -53,7 +78,10 @@ function Item({ item, onView }: { item: OrderItemPayload; onView: (v: Viewing) =
         {item.notes && <p className="notes">Notes: {item.notes}</p>}
       </div>
       <div className="order-item-side">
-        <p className="line-total">{formatMoney(item.cost * item.quantity)}</p>
+        <div className="line-price">
+          <p className="line-total">{formatMoney(lineTotal)}</p>
+          {discounted && <p className="discount">Includes a quantity discount.</p>}
+        </div>
         {item.unique_file_path && (
           <button
             type="button"
@@ -76,7 +104,7 @@ function Item({ item, onView }: { item: OrderItemPayload; onView: (v: Viewing) =
 
 export default function OrdersPage() {
   useDocumentTitle('My Orders');
-  const [orders, setOrders] = useState<OrderPayload[] | null>(null);
+  const [orders, setOrders] = useState<OrderView[] | null>(null);
   const [error, setError] = useState('');
   const [viewing, setViewing] = useState<Viewing | null>(null);
 
@@ -95,7 +123,7 @@ export default function OrdersPage() {
           setError(MSG.ordersBadData);
           return;
         }
-        setOrders(data as OrderPayload[]);
+        setOrders(data as OrderView[]);
       } catch (err) {
         if (!controller.signal.aborted) setError(err instanceof Error ? err.message : MSG.network);
       }
@@ -135,6 +163,12 @@ export default function OrdersPage() {
                   <dt>Total</dt>
                   <dd>{formatMoney(order.total_amount, order.currency)}</dd>
                 </div>
+                {order.ship_by && SHIPS_WHEN.has(order.status) && (
+                  <div>
+                    <dt>Ships by</dt>
+                    <dd data-testid="ship-by">{formatDay(order.ship_by)}</dd>
+                  </div>
+                )}
                 {order.status === 'shipped' && order.tracking_number && (
                   <div>
                     <dt>Tracking number</dt>
@@ -142,6 +176,14 @@ export default function OrdersPage() {
                   </div>
                 )}
               </dl>
+              {order.status === 'pending' && order.payment_url && (
+                <p className="order-pay">
+                  <a className="button button-primary" href={order.payment_url}>
+                    Complete payment
+                  </a>{' '}
+                  <span className="hint">This order is waiting for its payment.</span>
+                </p>
+              )}
               <Address order={order} />
               {order.items.length === 0 ? (
                 <p className="empty">{MSG.ordersNoItems}</p>

@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CartItem } from './cart-item.ts';
+import { cartQuoteKey, fetchCartQuote, isPriced, type QuotedLine } from './cart-quote.ts';
+import { setCartUnitPrices } from './cart-store.ts';
+
+// The server's prices for the cart, asked for a moment after the last change. Until an answer comes, a
+// line keeps the price it was last quoted at (or its stored `cost`), so nothing jumps while typing.
+
+export const CART_QUOTE_DELAY_MS = 300;
+
+export type CartPricing = {
+  /** Per cart line, in order: the server's price or refusal, or undefined while it is unknown. */
+  lines: (QuotedLine | undefined)[];
+  /** Dollars: the server's total once it answered for exactly this cart; meanwhile the best estimate. */
+  total: number;
+  /** True while the answer for the current cart is on its way. */
+  pending: boolean;
+  /** The quote call failed (the lines keep their stored prices). */
+  error: string;
+  /** Some line cannot be ordered: the checkout would refuse it. */
+  blocked: boolean;
+};
+
+type Answer = { key: string; byLine: Map<string, QuotedLine>; total: number | null; error: string };
+
+const lineKey = (i: CartItem) => cartQuoteKey([i]);
+
+export function useCartQuote(items: CartItem[]): CartPricing {
+  const key = cartQuoteKey(items);
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
+  const [answer, setAnswer] = useState<Answer | null>(null);
+
+  useEffect(() => {
+    const asked = itemsRef.current;
+    if (asked.length === 0) return;
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      try {
+        const result = await fetchCartQuote(asked, controller.signal);
+        if (controller.signal.aborted) return;
+        if (!result.ok) {
+          setAnswer((prev) => ({ key, byLine: prev?.byLine ?? new Map(), total: null, error: result.error }));
+          return;
+        }
+        const byLine = new Map<string, QuotedLine>();
+        const prices = new Map<string, number>();
+        result.value.lines.forEach((line, n) => {
+          const item = asked[n];
+          if (!item) return;
+          byLine.set(lineKey(item), line);
+          if (isPriced(line)) prices.set(item.id, line.unitPrice);
+        });
+        setAnswer({ key, byLine, total: result.value.total, error: '' });
+        setCartUnitPrices(prices);
+      } catch (err) {
+        if (!controller.signal.aborted) console.warn('Cart quote failed:', err);
+      }
+    }, CART_QUOTE_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [key]);
+
+  const current = answer?.key === key;
+  const lines = items.map((i) => answer?.byLine.get(lineKey(i)));
+  const estimate = items.reduce((sum, item, n) => {
+    const line = lines[n];
+    if (isPriced(line)) return sum + line.lineTotal;
+    return line ? sum : sum + item.cost * item.quantity;
+  }, 0);
+  return {
+    lines,
+    total: current && answer.total !== null ? answer.total : estimate,
+    pending: items.length > 0 && !current,
+    error: current ? answer.error : '',
+    blocked: lines.some((l) => !!l && !isPriced(l)),
+  };
+}

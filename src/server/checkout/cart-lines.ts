@@ -86,11 +86,12 @@ export async function checkCartLine(deps: LineCheckDeps, raw: unknown, index: nu
   }
   const input = raw as CartLineInput;
   const model = isModelId(input.filePath) ? await findModel(deps.db, input.filePath) : undefined;
-  const label = labelOf(model, input, index);
   const mayOrder =
     model !== undefined &&
     (isOwner(model, deps.viewer) ||
       (deps.viewer.userId !== null && (await isInOrderOf(deps.db, model.id, deps.viewer.userId))));
+  // Another customer's file name is never told: only the client's own words name a line it may not order.
+  const label = labelOf(mayOrder ? model : undefined, input, index);
   if (!model || !mayOrder) return { ok: false, error: LINE_MSG.unavailable(label) };
 
   const color = toColorHex(input.color);

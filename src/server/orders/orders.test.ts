@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLoggedInUser } from '../auth/testing.ts';
+import { cartItem, makeCustomer, paySimulator, startCheckout, uploadBox } from '../checkout/testing.ts';
 import { orderItems, orders } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -93,5 +94,25 @@ describe('GET /api/get_orders.php', () => {
       headers: { cookie: carol.cookie },
     });
     expect(post.statusCode).toBe(405);
+  });
+
+  it('shows a checkout: the line total after the quantity discount, Complete payment while pending, then ship-by', async () => {
+    const dan = await makeCustomer(t);
+    const model = await uploadBox(t, dan, 30, 'ten.stl');
+    const checkout = await startCheckout(t, dan, [cartItem(model, { quantity: 10, strength: 5 })]);
+    const { id, url } = checkout.json();
+    const list = async () =>
+      (await t.app.inject({ url: '/api/get_orders.php', headers: { cookie: dan.cookie } })).json();
+    const [pending] = await list();
+    expect(pending).toMatchObject({ status: 'pending', payment_url: url, ship_by: null });
+    const [item] = pending.items;
+    expect(item).toMatchObject({ file_name: 'ten.stl', quantity: 10, unique_file_path: model });
+    // 5 % off for 10 pieces: the line total is not cost x quantity.
+    expect(item.line_total).toBeCloseTo(item.cost * 10 * 0.95, 2);
+    expect(pending.total_amount).toBe(item.line_total);
+    await paySimulator(t, id);
+    const [paid] = await list();
+    expect(paid).toMatchObject({ status: 'paid', payment_url: null, shipping_name: 'Ada Lovelace' });
+    expect(paid.ship_by).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });

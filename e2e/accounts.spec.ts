@@ -1,30 +1,9 @@
-import type { ParsedMail } from '../src/server/mail/testing.ts';
-import { expect, type Shop, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
 import { E2E_ADMIN } from './global-setup.ts';
+import { mailedLink, unique } from './helpers.ts';
 
 // Accounts as a customer meets them: register, verify by mail, log in and out, reset a forgotten password,
 // and write to the shop.
-
-const unique = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-/** Waits for the newest mail to `to` holding a link that starts with `prefix`, and returns the link. */
-async function mailedLink(shop: Shop, to: string, prefix: string, after = 0): Promise<string> {
-  let found: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails: ParsedMail[] = shop.mails().slice(after);
-        const mail = mails
-          .reverse()
-          .find((m) => (m.headers.to ?? '').includes(to) && m.text.includes(prefix));
-        found = mail?.text.split(/\s+/).find((w) => w.startsWith(prefix));
-        return found;
-      },
-      { timeout: 15_000, message: `a mail to ${to} with a link to ${prefix}` },
-    )
-    .toBeTruthy();
-  return found!;
-}
 
 test('register, verify by mail, log in, see My Orders, log out', async ({ page, shop }) => {
   const username = unique();

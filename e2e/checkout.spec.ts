@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import type { Locator, Page } from '@playwright/test';
+import type { CartQuotePayload, CartQuoteRequest, PricedCartLine } from '../src/shared/checkout.ts';
+import { expect, test } from './fixtures.ts';
+import {
+  BLOCK,
+  CUBE,
+  type Customer,
+  logIn,
+  mailedLink,
+  modelCard,
+  newCustomer,
+  unique,
+  uploadModels,
+  writeModels,
+} from './helpers.ts';
+
+// Checkout as a customer meets it: the cart priced by the server, the payment simulator's hosted page
+// (pay, cancel, a declined card), the success page and My Orders.
+
+let dir: string;
+test.beforeAll(() => {
+  dir = writeModels();
+});
+test.afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const cartLines = (page: Page) => page.locator('#cart-section li.cart-item');
+const cartLine = (page: Page, fileName: string, strength: string) =>
+  cartLines(page).filter({ hasText: fileName }).filter({ hasText: strength });
+const storedCart = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]') as Record<string, unknown>[]);
+const money = (n: number) => `$${n.toFixed(2)}`;
+
+/** Picks color, strength and quantity on a model card and adds it once its price is the server's. */
+async function addLine(card: Locator, picks: { color: string; strength: string; quantity?: string }) {
+  await card.getByText(picks.color, { exact: true }).click();
+  await card.getByText(picks.strength, { exact: true }).click();
+  await card.getByLabel('Quantity', { exact: true }).fill(picks.quantity ?? '1');
+  await expect(card.locator('.price-box')).toHaveAttribute('data-state', 'quoted');
+  await card.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(card.getByText('Added to cart')).toBeVisible();
+}
+
+/** The cart quote answered for exactly these quantities, in the cart's order. */
+async function cartQuoteFor(page: Page, quantities: number[]): Promise<CartQuotePayload> {
+  const res = await page.waitForResponse((r) => {
+    if (new URL(r.url()).pathname !== '/api/cart/quote') return false;
+    const body = r.request().postDataJSON() as CartQuoteRequest;
+    return JSON.stringify(body.items.map((i) => i.quantity)) === JSON.stringify(quantities);
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()) as CartQuotePayload;
+}
+
+const priced = (line: CartQuotePayload['lines'][number] | undefined): PricedCartLine => {
+  expect(line).toHaveProperty('lineTotal');
+  return line as PricedCartLine;
+};
+
+/** Fills the simulator's shipping address (Wisconsin) and card. */
+async function fillPayment(page: Page, card: string) {
+  await page.getByLabel('Full name').fill('Ada Lovelace');
+  await page.getByLabel('Address line 1').fill('1 Capitol Square');
+  await page.getByLabel('City').fill('Madison');
+  await page.getByLabel('State').selectOption('WI');
+  await page.getByLabel('ZIP code').fill('53703');
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM / YY)').fill('12 / 39');
+  await page.getByLabel('CVC').fill('123');
+}
+
+/** One cube in the cart, checked out: the page is on the simulator. Returns the cart as it was stored. */
+async function cubeInCartToSimulator(page: Page) {
+  await page.goto('/');
+  await uploadModels(page, dir, [CUBE]);
+  await addLine(modelCard(page, CUBE), { color: 'Blue', strength: 'Standard', quantity: '2' });
+  await expect(cartLines(page)).toHaveCount(1);
+  await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
+  const cart = await storedCart(page);
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
+  await expect(page.getByText('TEST MODE')).toBeVisible();
+  return cart;
+}
+
+test('a new customer fills a cart, pays on the simulator and finds the paid order', async ({
+  page,
+  shop,
+}) => {
+  test.setTimeout(150_000);
+  const username = unique();
+  const customer: Customer = { username, email: `${username}@example.com`, password: 'journey-secret-1' };
+
+  // Register, verify by the mailed link, log in.
+  await page.goto('/register');
+  await page.getByLabel('Username').fill(customer.username);
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Password').fill(customer.password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(
+    page.getByText('Registration successful! Please check your email for a verification link.'),
+  ).toBeVisible();
+  await page.goto(await mailedLink(shop, customer.email, `${shop.baseURL}/api/verify-email?token=`));
+  await logIn(page, customer);
+
+  // Two models, three lines; the cube's line is added twice and merges.
+  await page.goto('/');
+  await uploadModels(page, dir, [CUBE, BLOCK]);
+  const cube = modelCard(page, CUBE);
+  const block = modelCard(page, BLOCK);
+  await addLine(cube, { color: 'Blue', strength: 'Standard' });
+  await addLine(block, { color: 'Red', strength: 'Solid' });
+  await addLine(block, { color: 'Green', strength: 'Light', quantity: '2' });
+  await addLine(cube, { color: 'Blue', strength: 'Standard' });
+  await expect(cartLines(page)).toHaveCount(3);
+  await expect(nav(page).getByTestId('cart-count')).toHaveText('5');
+  const cubeLine = cartLine(page, CUBE, 'Standard (3/5)');
+  const solidLine = cartLine(page, BLOCK, 'Solid (5/5)');
+  const lightLine = cartLine(page, BLOCK, 'Light (2/5)');
+  await expect(cubeLine.getByLabel('Quantity', { exact: true })).toHaveValue('2');
+
+  // Quantities change: the server prices every line again, with its quantity discount.
+  const answer = cartQuoteFor(page, [1, 10, 3]);
+  await cubeLine.getByRole('button', { name: 'Decrease quantity' }).click();
+  await solidLine.getByLabel('Quantity', { exact: true }).fill('10');
+  await lightLine.getByRole('button', { name: 'Increase quantity' }).click();
+  const quote = await answer;
+  await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
+  const lines = [cubeLine, solidLine, lightLine];
+  for (const [n, line] of lines.entries()) {
+    const p = priced(quote.lines[n]);
+    await expect(line.getByTestId('line-total')).toHaveText(money(p.lineTotal));
+    await expect(line.getByTestId('unit-price')).toHaveText(money(p.unitPrice));
+  }
+  expect(priced(quote.lines[1]).discountPercent).toBe(5);
+  await expect(solidLine.getByTestId('discount')).toHaveText('Includes a 5% quantity discount.');
+  await expect(cubeLine.getByTestId('discount')).toHaveCount(0);
+  await expect(page.getByTestId('cart-total')).toHaveText(money(quote.total));
+  expect(
+    (await storedCart(page)).map((i) => [i.quantity, i.cost]),
+    'the stored cost is the server unit price',
+  ).toEqual(quote.lines.map((l, n) => [[1, 10, 3][n], priced(l).unitPrice]));
+
+  // The hosted page: test mode, the shop, the lines and the same total.
+  await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
+  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.locator('.sim-shop')).toHaveText('Badger Print Co.');
+  await expect(page.getByTestId('sim-total')).toHaveText(`${money(quote.total)} USD`);
+  const simLines = page.getByRole('list', { name: 'Order summary' }).getByRole('listitem');
+  await expect(simLines).toHaveCount(3);
+  await expect(page.getByRole('banner')).toHaveCount(0);
+
+  // Every field is checked before anything is sent.
+  await page.getByRole('button', { name: `Pay ${money(quote.total)}` }).click();
+  await expect(page.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Full name')).toBeFocused();
+  await expect(page.getByText('Enter the name of the person we ship to.')).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Choose a state.')).toBeVisible();
+
+  await fillPayment(page, '4242 4242 4242 4242');
+  await expect(page.locator('[aria-invalid="true"]')).toHaveCount(0);
+  await page.getByRole('button', { name: `Pay ${money(quote.total)}` }).click();
+
+  // Paid: the success page, the order's state, an empty cart.
+  await expect(page).toHaveURL(/\/payment-success\?session_id=cs_sim_/);
+  await expect(
+    page.getByText(
+      "Payment Successful! Your order is being processed. You can view it in 'My Orders' shortly.",
+    ),
+  ).toBeVisible();
+  await expect(page.getByTestId('order-state')).toHaveText(/^Order #\d+: Paid \/ Processing/);
+  const orderId = Number((await page.getByTestId('order-state').textContent())?.match(/#(\d+)/)?.[1]);
+  await expect(nav(page).getByTestId('cart-count')).toHaveText('0');
+  expect(await storedCart(page)).toEqual([]);
+
+  // My Orders: the order, paid, with its address, items, previews and total.
+  await nav(page).getByRole('link', { name: 'My Orders' }).click();
+  const order = page.locator('.order-card').filter({ hasText: `Order #${orderId}` });
+  await expect(order.locator('.status-badge')).toHaveText('Paid / Processing');
+  await expect(order.getByText(`${money(quote.total)} USD`)).toBeVisible();
+  await expect(order.locator('address')).toContainText('Ada Lovelace');
+  await expect(order.locator('address')).toContainText('1 Capitol Square');
+  await expect(order.locator('address')).toContainText('Madison WI 53703');
+  await expect(order.getByTestId('ship-by')).not.toBeEmpty();
+  await expect(order.getByRole('link', { name: 'Complete payment' })).toHaveCount(0);
+  const items = order.locator('.order-item');
+  await expect(items).toHaveCount(3);
+  for (const [n, fileName] of [CUBE, BLOCK, BLOCK].entries()) {
+    await expect(items.nth(n).locator('.file-name')).toHaveText(fileName);
+    await expect(items.nth(n).locator('.line-total')).toHaveText(money(priced(quote.lines[n]).lineTotal));
+    const img = items.nth(n).getByRole('img', { name: `Preview of ${fileName}` });
+    await expect
+      .poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+      .toBe(true);
+  }
+  await expect(items.nth(1)).toContainText('Quantity: 10');
+  await expect(items.nth(1).getByRole('button', { name: 'View 3D Model' })).toBeVisible();
+
+  // The confirmation mail names the order.
+  await expect
+    .poll(
+      () =>
+        shop
+          .mails()
+          .some(
+            (m) =>
+              (m.headers.to ?? '').includes(customer.email) &&
+              (m.headers.subject ?? '').includes(`#${orderId}`),
+          ),
+      { timeout: 15_000, message: `a confirmation mail for order #${orderId}` },
+    )
+    .toBe(true);
+});
+
+test('cancelling on the simulator leaves the cart as it was', async ({ page, shop, request }) => {
+  await newCustomer(page, shop, request);
+  const before = await cubeInCartToSimulator(page);
+
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(/\/payment-cancel$/);
+  await expect(
+    page.getByText(
+      'Order Cancelled or Payment Failed. Your cart has not been changed. You can try checking out again.',
+    ),
+  ).toBeVisible();
+  expect(await storedCart(page)).toEqual(before);
+  await page.getByRole('link', { name: 'View Cart' }).click();
+  await expect(cartLines(page)).toHaveCount(1);
+  await expect(cartLine(page, CUBE, 'Standard (3/5)').getByLabel('Quantity', { exact: true })).toHaveValue('2');
+  await expect(nav(page).getByTestId('cart-count')).toHaveText('2');
+
+  // The unpaid order waits on My Orders, with the way back to its payment.
+  await nav(page).getByRole('link', { name: 'My Orders' }).click();
+  const order = page.locator('.order-card').first();
+  await expect(order.locator('.status-badge')).toHaveText('Pending Payment');
+  await expect(order.getByRole('link', { name: 'Complete payment' })).toHaveAttribute(
+    'href',
+    /\/pay\/simulator\/cs_sim_/,
+  );
+});
+
+test('a declined card leaves the order pending, and another card pays it', async ({
+  page,
+  shop,
+  request,
+}) => {
+  await newCustomer(page, shop, request);
+  await cubeInCartToSimulator(page);
+  const sessionId = new URL(page.url()).pathname.split('/').pop()!;
+
+  await fillPayment(page, '4000 0000 0000 0002');
+  const pay = page.getByRole('button', { name: /^Pay \$/ });
+  await pay.click();
+  await expect(page.getByRole('alert')).toHaveText('Your card was declined. Try another card.');
+  await expect(page.getByLabel('Card number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(pay).toBeEnabled();
+  const status = await page.request.get(`/api/checkout/status?session_id=${sessionId}`);
+  expect(status.status()).toBe(200);
+  expect(await status.json()).toMatchObject({ status: 'pending' });
+
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await pay.click();
+  await expect(page).toHaveURL(/\/payment-success\?session_id=cs_sim_/);
+  await expect(page.getByTestId('order-state')).toHaveText(/^Order #\d+: Paid \/ Processing/);
+  await expect(nav(page).getByTestId('cart-count')).toHaveText('0');
+});

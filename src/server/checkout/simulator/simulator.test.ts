@@ -303,11 +303,17 @@ describe('GET /api/checkout/status', () => {
         paymentIntentId: 'pi_sim_x',
       })
       .where(eq(simulatorSessions.id, id));
-    const res = await t.app.inject({
-      url: `/api/checkout/status?session_id=${id}`,
-      headers: { cookie: ann.cookie },
-    });
-    expect(res.json().status).toBe('paid');
+    const before = await snapshot(id);
+    // The success page, a second tab and the reconcile job ask at once: one transition, one mail.
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        t.app.inject({ url: `/api/checkout/status?session_id=${id}`, headers: { cookie: ann.cookie } }),
+      ),
+    );
+    expect(answers.map((r) => r.json().status)).toEqual(['paid', 'paid', 'paid']);
+    const after = await snapshot(id);
+    expect(after.events).toBe(before.events + 1);
+    expect(after.mails).toBe(before.mails + 1);
     const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentSessionId, id));
     expect(order!.amountPaidCents).toBe(order!.totalCents);
   });

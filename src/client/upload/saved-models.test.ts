@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CHOICES } from './choices.ts';
+import { DEFAULT_CHOICES, MAX_NOTES } from './choices.ts';
 import {
   forgetModel,
   MAX_SAVED_MODELS,
@@ -56,7 +56,7 @@ describe('parseSavedModels', () => {
       {
         key: 'a',
         id: 'm_a',
-        choices: { color: 'pink', strength: 7, quantityText: 3, notes: 'n'.repeat(501) },
+        choices: { color: 'pink', strength: 7, quantityText: 3, notes: 'n'.repeat(MAX_NOTES + 1) },
       },
       { key: 'b', id: 'm_b', choices: 'red' },
       { key: 'c', id: 'm_c' },

@@ -32,13 +32,14 @@ const cartLine = (page: Page, fileName: string, strength: string) =>
   cartLines(page).filter({ hasText: fileName }).filter({ hasText: strength });
 const storedCart = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]') as Record<string, unknown>[]);
+const quantityOf = (line: Locator) => line.getByLabel('Quantity', { exact: true });
 const money = (n: number) => `$${n.toFixed(2)}`;
 
 /** Picks color, strength and quantity on a model card and adds it once its price is the server's. */
 async function addLine(card: Locator, picks: { color: string; strength: string; quantity?: string }) {
   await card.getByText(picks.color, { exact: true }).click();
   await card.getByText(picks.strength, { exact: true }).click();
-  await card.getByLabel('Quantity', { exact: true }).fill(picks.quantity ?? '1');
+  await quantityOf(card).fill(picks.quantity ?? '1');
   await expect(card.locator('.price-box')).toHaveAttribute('data-state', 'quoted');
   await card.getByRole('button', { name: 'Add to cart' }).click();
   await expect(card.getByText('Added to cart')).toBeVisible();
@@ -120,12 +121,12 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   const cubeLine = cartLine(page, CUBE, 'Standard (3/5)');
   const solidLine = cartLine(page, BLOCK, 'Solid (5/5)');
   const lightLine = cartLine(page, BLOCK, 'Light (2/5)');
-  await expect(cubeLine.getByLabel('Quantity', { exact: true })).toHaveValue('2');
+  await expect(quantityOf(cubeLine)).toHaveValue('2');
 
   // Quantities change: the server prices every line again, with its quantity discount.
   const answer = cartQuoteFor(page, [1, 10, 3]);
   await cubeLine.getByRole('button', { name: 'Decrease quantity' }).click();
-  await solidLine.getByLabel('Quantity', { exact: true }).fill('10');
+  await quantityOf(solidLine).fill('10');
   await lightLine.getByRole('button', { name: 'Increase quantity' }).click();
   const quote = await answer;
   await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
@@ -185,7 +186,7 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   await expect(order.getByText(`${money(quote.total)} USD`)).toBeVisible();
   await expect(order.locator('address')).toContainText('Ada Lovelace');
   await expect(order.locator('address')).toContainText('1 Capitol Square');
-  await expect(order.locator('address')).toContainText('Madison WI 53703');
+  await expect(order.locator('address')).toContainText('Madison, WI 53703');
   await expect(order.getByTestId('ship-by')).not.toBeEmpty();
   await expect(order.getByRole('link', { name: 'Complete payment' })).toHaveCount(0);
   const items = order.locator('.order-item');
@@ -231,7 +232,7 @@ test('cancelling on the simulator leaves the cart as it was', async ({ page, sho
   expect(await storedCart(page)).toEqual(before);
   await page.getByRole('link', { name: 'View Cart' }).click();
   await expect(cartLines(page)).toHaveCount(1);
-  await expect(cartLine(page, CUBE, 'Standard (3/5)').getByLabel('Quantity', { exact: true })).toHaveValue('2');
+  await expect(quantityOf(cartLine(page, CUBE, 'Standard (3/5)'))).toHaveValue('2');
   await expect(nav(page).getByTestId('cart-count')).toHaveText('2');
 
   // The unpaid order waits on My Orders, with the way back to its payment.

@@ -21,6 +21,9 @@ type OrderView = Omit<OrderPayload, 'items'> & {
   ship_by?: string | null;
 };
 
+// Not imported from shared/address.ts: that module's schema would bring zod into this page's chunk.
+const COUNTRY_NAMES: Record<string, string> = { US: 'United States', CA: 'Canada' };
+
 const SHIPS_WHEN = new Set(['paid', 'queued', 'printing']);
 
 /** A calendar date 'YYYY-MM-DD' as the customer reads it, without a time zone shifting the day. */
@@ -40,16 +43,19 @@ function StatusBadge({ status }: { status: string }) {
 
 function Address({ order }: { order: OrderView }) {
   if (!order.shipping_name && !order.shipping_line1) return null;
-  const cityLine = [order.shipping_city, order.shipping_state, order.shipping_postal_code]
-    .filter(Boolean)
-    .join(' ');
+  const region = [order.shipping_state, order.shipping_postal_code].filter(Boolean).join(' ');
+  const cityLine = [order.shipping_city, region].filter(Boolean).join(', ');
+  const country = order.shipping_country
+    ? (COUNTRY_NAMES[order.shipping_country] ?? order.shipping_country)
+    : '';
   return (
     <address className="shipping-address">
       <strong>Ship to</strong>
-      {[order.shipping_name, order.shipping_line1, order.shipping_line2, cityLine, order.shipping_country]
+      {[order.shipping_name, order.shipping_line1, order.shipping_line2, cityLine, country]
         .filter(Boolean)
-        .map((line) => (
-          <span key={line}>{line}</span>
+        .map((line, n) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one address never reorder.
+          <span key={n}>{line}</span>
         ))}
     </address>
   );

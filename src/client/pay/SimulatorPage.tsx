@@ -200,13 +200,13 @@ function PayFormView({ session, onClosed }: { session: SimulatorSessionPayload; 
           onChange={(v) => set('line2', v)}
           {...fieldProps('line2')}
         />
+        <PayField
+          label="City"
+          autoComplete="shipping address-level2"
+          onChange={(v) => set('city', v)}
+          {...fieldProps('city')}
+        />
         <div className="sim-row">
-          <PayField
-            label="City"
-            autoComplete="shipping address-level2"
-            onChange={(v) => set('city', v)}
-            {...fieldProps('city')}
-          />
           <PayField
             label={isCa ? 'Province or territory' : 'State'}
             as="select"
@@ -214,7 +214,7 @@ function PayFormView({ session, onClosed }: { session: SimulatorSessionPayload; 
             onChange={(v) => set('state', v)}
             {...fieldProps('state')}
           >
-            <option value="">{isCa ? 'Choose a province…' : 'Choose a state…'}</option>
+            <option value="">Choose…</option>
             {Object.entries(regions).map(([code, name]) => (
               <option key={code} value={code}>
                 {name}
@@ -246,7 +246,7 @@ function PayFormView({ session, onClosed }: { session: SimulatorSessionPayload; 
           onChange={(v) => set('cardNumber', formatCardNumber(v))}
           {...fieldProps('cardNumber')}
         />
-        <div className="sim-row sim-row-card">
+        <div className="sim-row">
           <PayField
             label="Expiry (MM / YY)"
             inputMode="numeric"

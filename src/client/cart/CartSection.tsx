@@ -65,7 +65,10 @@ export default function CartSection() {
           <CartLine key={item.id} item={item} quoted={pricing.lines[n]} />
         ))}
       </ul>
-      <div className="cart-summary card" data-state={pricing.pending ? 'pending' : 'quoted'}>
+      <div
+        className="cart-summary card"
+        data-state={pricing.pending ? 'pending' : pricing.error ? 'failed' : 'quoted'}
+      >
         <p>
           Total estimate: <strong data-testid="cart-total">{formatMoney(pricing.total)}</strong>
         </p>

@@ -7,6 +7,7 @@ import {
   normalizeCartItem,
   removeFromCart,
   setQuantity,
+  withUnitPrices,
 } from './cart-item.ts';
 
 const base = {
@@ -66,5 +67,26 @@ describe('adding, changing and removing lines', () => {
     expect(setQuantity(cart, id, -1)).toBe(cart);
     expect(setQuantity(cart, id, Number.NaN)).toBe(cart);
     expect(removeFromCart(cart, id)).toEqual([]);
+  });
+});
+
+describe('at most 100 pieces a line (the checkout refuses more)', () => {
+  it('clamps a stored, set or merged quantity to 100', () => {
+    expect(normalizeCartItem({ ...base, id: 'a', quantity: 1000 })!.quantity).toBe(100);
+    let cart = addToCart([], { ...base, cost: 12, quantity: 60 });
+    cart = addToCart(cart, { ...base, cost: 12, quantity: 60 });
+    expect(cart[0]!.quantity).toBe(100);
+    expect(setQuantity(cart, cart[0]!.id, 250)[0]!.quantity).toBe(100);
+  });
+});
+
+describe('withUnitPrices', () => {
+  it("writes the server's unit price into the lines' cost, and keeps the array when nothing changes", () => {
+    const cart = addToCart(addToCart([], { ...base, cost: 12 }), { ...base, strength: 5, cost: 20 });
+    const [a, b] = cart;
+    const priced = withUnitPrices(cart, new Map([[b!.id, 22.46]]));
+    expect(priced.map((i) => i.cost)).toEqual([12, 22.46]);
+    expect(priced[0]).toBe(a);
+    expect(withUnitPrices(priced, new Map([[b!.id, 22.46]]))).toBe(priced);
   });
 });

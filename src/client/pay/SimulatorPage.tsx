@@ -4,6 +4,7 @@ import { regionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../s
 import type { SimulatorSessionPayload } from '../../shared/checkout.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+import { leavePage } from './leave.ts';
 import { PayField } from './PayField.tsx';
 import { fetchSession, PAY_PAGE_MSG, paySession, type SessionOutcome } from './simulator-api.ts';
 import {
@@ -129,7 +130,7 @@ function PayFormView({ session, onClosed }: { session: SimulatorSessionPayload; 
     const outcome = await paySession(session.id, checked.value);
     if (outcome.ok) {
       // Stay busy while the browser leaves for the success page.
-      window.location.assign(outcome.redirectUrl);
+      leavePage(outcome.redirectUrl);
       return;
     }
     setPaying(false);
@@ -291,7 +292,7 @@ function PayFormView({ session, onClosed }: { session: SimulatorSessionPayload; 
           type="button"
           className="button button-block"
           disabled={paying}
-          onClick={() => window.location.assign(session.cancelUrl)}
+          onClick={() => leavePage(session.cancelUrl)}
         >
           Cancel
         </button>

@@ -1,0 +1,178 @@
+// @vitest-environment jsdom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CartQuotePayload, CartQuoteRequest } from '../../shared/checkout.ts';
+import { SessionProvider } from '../session/SessionProvider.tsx';
+import CartSection from './CartSection.tsx';
+import { addCartItem, CART_KEY, clearCart, getCart } from './cart-store.ts';
+
+// The cart in a DOM: it shows what the server's quote says it will charge, line by line and in total.
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const line = (filePath: string, strength: number, quantity: number, cost: number) => ({
+  filePath,
+  fileName: `${filePath}.stl`,
+  color: '#007bff',
+  strength,
+  cost,
+  quantity,
+  previewImage: `/api/models/${filePath}/preview.png`,
+  volumeCm3: 72,
+  dimensions: { x: 60, y: 40, z: 30 },
+});
+
+let quote: (req: CartQuoteRequest) => CartQuotePayload;
+let asked: CartQuoteRequest[];
+
+function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const url = String(input);
+  if (url === '/api/cart/quote') {
+    const body = JSON.parse(String(init?.body)) as CartQuoteRequest;
+    asked.push(body);
+    return Promise.resolve(Response.json(quote(body)));
+  }
+  if (url === '/api/check_session.php')
+    return Promise.resolve(Response.json({ loggedIn: true, username: 'ada' }));
+  if (url === '/api/get_user_role.php') return Promise.resolve(Response.json({ isAdmin: false }));
+  return Promise.resolve(Response.json({ error: 'not here' }, { status: 404 }));
+}
+
+/** The server's prices: $22.46 a piece, 5% off from 10 pieces; the model `gone` cannot be ordered. */
+function serverPrices(req: CartQuoteRequest): CartQuotePayload {
+  let total = 0;
+  const lines = req.items.map((i) => {
+    if (i.modelId === 'gone') return { error: '"gone.stl" is not available any more.' };
+    const discountPercent = i.quantity >= 10 ? 5 : 0;
+    const lineTotal = Math.round(2246 * i.quantity * (1 - discountPercent / 100)) / 100;
+    total += lineTotal;
+    return { unitPrice: 22.46, lineTotal, discountPercent };
+  });
+  return { currency: 'usd', lines, total: Math.round(total * 100) / 100 };
+}
+
+let container: HTMLDivElement;
+let root: Root;
+
+async function mount() {
+  root = createRoot(container);
+  await act(async () =>
+    root.render(
+      <MemoryRouter>
+        <SessionProvider>
+          <CartSection />
+        </SessionProvider>
+      </MemoryRouter>,
+    ),
+  );
+}
+
+async function until(check: () => boolean, what: string) {
+  const end = Date.now() + 3000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}:\n${container.textContent}`);
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+  }
+}
+
+const lines = () => [...container.querySelectorAll('li.cart-item')];
+const byTestId = (el: Element | undefined, id: string) =>
+  el?.querySelector(`[data-testid="${id}"]`)?.textContent;
+const summary = () => container.querySelector('.cart-summary')!;
+const checkoutButton = () =>
+  [...container.querySelectorAll('button')].find((b) => b.textContent === 'Proceed to Checkout')!;
+
+beforeEach(() => {
+  quote = serverPrices;
+  asked = [];
+  clearCart();
+  vi.stubGlobal('fetch', vi.fn(fakeFetch));
+  container = document.createElement('div');
+  document.body.append(container);
+});
+
+afterEach(() => {
+  act(() => root.unmount());
+  container.remove();
+  vi.unstubAllGlobals();
+  clearCart();
+});
+
+describe('CartSection', () => {
+  it('shows the stored cost until the server answers, then its prices, discount and total', async () => {
+    addCartItem(line('m_block', 5, 10, 23.33));
+    addCartItem(line('m_cube', 3, 2, 12));
+    await mount();
+    // Before the answer: the stored cost x quantity, no discount known.
+    expect(byTestId(lines()[0], 'line-total')).toBe('$233.30');
+    expect(summary().getAttribute('data-state')).toBe('pending');
+
+    await until(() => summary().getAttribute('data-state') === 'quoted', 'the quote');
+    expect(asked).toEqual([
+      {
+        items: [
+          { modelId: 'm_block', color: '#007bff', strength: 5, quantity: 10 },
+          { modelId: 'm_cube', color: '#007bff', strength: 3, quantity: 2 },
+        ],
+      },
+    ]);
+    expect(byTestId(lines()[0], 'unit-price')).toBe('$22.46');
+    expect(byTestId(lines()[0], 'line-total')).toBe('$213.37');
+    expect(byTestId(lines()[0], 'discount')).toBe('Includes a 5% quantity discount.');
+    expect(byTestId(lines()[1], 'line-total')).toBe('$44.92');
+    expect(byTestId(lines()[1], 'discount')).toBeUndefined();
+    expect(byTestId(container, 'cart-total')).toBe('$258.29');
+    // The stored lines now carry the server's unit price.
+    expect(getCart().map((i) => i.cost)).toEqual([22.46, 22.46]);
+    expect(JSON.parse(localStorage.getItem(CART_KEY)!)[0].cost).toBe(22.46);
+  });
+
+  it('asks again after a quantity change, and + stops at 100', async () => {
+    addCartItem(line('m_block', 5, 99, 22.46));
+    await mount();
+    await until(() => summary().getAttribute('data-state') === 'quoted', 'the quote');
+    const plus = container.querySelector<HTMLButtonElement>('[aria-label="Increase quantity"]')!;
+    await act(async () => plus.click());
+    expect(container.querySelector<HTMLInputElement>('input[aria-label="Quantity"]')!.value).toBe('100');
+    expect(plus.disabled).toBe(true);
+    await until(
+      () => asked.length === 2 && summary().getAttribute('data-state') === 'quoted',
+      'the new quote',
+    );
+    expect(asked[1]?.items[0]?.quantity).toBe(100);
+    expect(byTestId(lines()[0], 'line-total')).toBe('$2133.70');
+  });
+
+  it('shows why a line cannot be ordered and blocks the checkout until it is removed', async () => {
+    addCartItem(line('gone', 3, 1, 12));
+    addCartItem(line('m_cube', 3, 1, 12));
+    await mount();
+    await until(() => summary().getAttribute('data-state') === 'quoted', 'the quote');
+    const refused = lines()[0]!;
+    expect(refused.querySelector('[role=alert]')?.textContent).toBe('"gone.stl" is not available any more.');
+    expect(byTestId(refused, 'line-total')).toBe('—');
+    expect(byTestId(container, 'cart-total')).toBe('$22.46');
+    expect(checkoutButton().disabled).toBe(true);
+
+    const remove = [...refused.querySelectorAll('button')].find((b) => b.textContent === 'Remove')!;
+    await act(async () => remove.click());
+    expect(lines()).toHaveLength(1);
+    expect(checkoutButton().disabled).toBe(false);
+  });
+
+  it('keeps the stored prices when the quote fails, and still lets the customer check out', async () => {
+    vi.mocked(fetch).mockImplementation((input, init) =>
+      String(input) === '/api/cart/quote'
+        ? Promise.resolve(Response.json({ error: 'Something went wrong.' }, { status: 500 }))
+        : fakeFetch(input, init),
+    );
+    addCartItem(line('m_cube', 3, 2, 12));
+    await mount();
+    await until(() => summary().getAttribute('data-state') === 'failed', 'the failed quote');
+    expect(byTestId(lines()[0], 'line-total')).toBe('$24.00');
+    expect(container.textContent).toContain('Something went wrong.');
+    expect(checkoutButton().disabled).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import type { CartQuotePayload, CartQuoteRequest, PricedCartLine } from '../src/shared/checkout.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
 import {
   BLOCK,
   CUBE,
@@ -154,6 +154,7 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   const simLines = page.getByRole('list', { name: 'Order summary' }).getByRole('listitem');
   await expect(simLines).toHaveCount(3);
   await expect(page.getByRole('banner')).toHaveCount(0);
+  await expectAccessible(page);
 
   // Every field is checked before anything is sent.
   await page.getByRole('button', { name: `Pay ${money(quote.total)}` }).click();
@@ -162,6 +163,7 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   await expect(page.getByText('Enter the name of the person we ship to.')).toBeVisible();
   await expect(page.getByLabel('Card number')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Choose a state.')).toBeVisible();
+  await expectAccessible(page);
 
   await fillPayment(page, '4242 4242 4242 4242');
   await expect(page.locator('[aria-invalid="true"]')).toHaveCount(0);
@@ -200,6 +202,7 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
       .toBe(true);
   }
   await expect(items.nth(1)).toContainText('Quantity: 10');
+  await expectAccessible(page);
   await expect(items.nth(1).getByRole('button', { name: 'View 3D Model' })).toBeVisible();
 
   // The confirmation mail names the order.

@@ -145,6 +145,18 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
     'the stored cost is the server unit price',
   ).toEqual(quote.lines.map((l, n) => [[1, 10, 3][n], priced(l).unitPrice]));
 
+  // The model card's quote (/api/quote) prices Red Solid x 10 to the cent as the cart does.
+  const stored = await storedCart(page);
+  const cardQuote = await page.request.post('/api/quote', {
+    data: { modelId: stored[1]?.filePath, color: '#dc3545', strength: 5, quantity: 10 },
+    headers: { origin: shop.baseURL },
+  });
+  expect(cardQuote.status()).toBe(200);
+  expect(await cardQuote.json()).toMatchObject({
+    unitPrice: priced(quote.lines[1]).unitPrice,
+    lineTotal: priced(quote.lines[1]).lineTotal,
+  });
+
   // The hosted page: test mode, the shop, the lines and the same total.
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
@@ -246,6 +258,9 @@ test('cancelling on the simulator leaves the cart as it was', async ({ page, sho
     'href',
     /\/pay\/simulator\/cs_sim_/,
   );
+  await order.getByRole('link', { name: 'Complete payment' }).click();
+  await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
+  await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeEnabled();
 });
 
 test('a declined card leaves the order pending, and another card pays it', async ({

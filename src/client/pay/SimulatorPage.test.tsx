@@ -182,6 +182,12 @@ describe('the simulator page', () => {
       },
     ]);
     expect(text()).toContain('Processing payment…');
+
+    // Back from the success page through the back/forward cache: the session is asked for again.
+    sessionAnswer = { status: 200, body: { ...session, status: 'complete' } };
+    const back = Object.assign(new Event('pageshow'), { persisted: true });
+    await act(async () => window.dispatchEvent(back));
+    await until(() => text().includes('This checkout is paid'), 'the paid session');
   });
 
   it('shows a declined card, keeps the form, and a 400 on its field', async () => {

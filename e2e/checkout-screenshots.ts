@@ -98,6 +98,31 @@ for (const [width, viewport] of [
   await page.getByTestId('order-state').waitFor();
   await shot(page, 'payment-success', width);
 
+  // A line the server refuses (a model that is gone), and an expired or unknown session.
+  await page.evaluate(() => {
+    const gone = {
+      id: 'gone',
+      filePath: 'm_AAAAAAAAAAAAAAAAAAAAAA',
+      fileName: 'removed-part.stl',
+      color: '#dc3545',
+      strength: 3,
+      cost: 12,
+      quantity: 1,
+      previewImage: '',
+      volumeCm3: 0,
+      dimensions: { x: 10, y: 10, z: 10 },
+      notes: '',
+    };
+    localStorage.setItem('printCart', JSON.stringify([gone]));
+  });
+  await page.goto('/#cart-section');
+  await page.locator('.cart-summary[data-state=quoted]').waitFor();
+  await page.locator('#cart-section').screenshot({ path: path.join(outDir, `cart-refused-${width}.png`) });
+  console.log(path.join(outDir, `cart-refused-${width}.png`));
+  await page.goto('/pay/simulator/cs_sim_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await shot(page, 'simulator-unknown', width);
+
   await page.goto('/orders');
   await page.locator('.order-card').first().waitFor();
   await page.waitForLoadState('networkidle');

@@ -1,13 +1,23 @@
 import { colorName, colorSwatch, MAX_ITEM_QUANTITY, strengthLabel } from '../../shared/catalog.ts';
 import { formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
 import type { CartItem } from './cart-item.ts';
-import { isPriced, type QuotedLine } from './cart-quote.ts';
+import { isPriced, lineErrorText, type QuotedLine } from './cart-quote.ts';
 import { removeCartItem, setCartQuantity } from './cart-store.ts';
 
 /** One cart line of SPEC.md §2, priced by the server once its quote answered (`quoted`). */
-export function CartLine({ item, quoted }: { item: CartItem; quoted: QuotedLine | undefined }) {
+export function CartLine({
+  item,
+  index,
+  quoted,
+}: {
+  item: CartItem;
+  /** The line's position in the cart (the server's messages may name it by that). */
+  index: number;
+  quoted: QuotedLine | undefined;
+}) {
   const priced = isPriced(quoted) ? quoted : null;
-  const refused = quoted && !priced ? (quoted as { error: string }).error : '';
+  const refused =
+    quoted && !priced ? lineErrorText((quoted as { error: string }).error, index, item.fileName) : '';
   const unitPrice = priced?.unitPrice ?? item.cost;
   const lineTotal = priced?.lineTotal ?? item.cost * item.quantity;
   const errorId = `cart-line-error-${item.id}`;

@@ -44,7 +44,7 @@ function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Respon
 function serverPrices(req: CartQuoteRequest): CartQuotePayload {
   let total = 0;
   const lines = req.items.map((i) => {
-    if (i.modelId === 'gone') return { error: '"gone.stl" is not available any more.' };
+    if (i.modelId === 'gone') return { error: '"Item 1" is not available any more.' };
     const discountPercent = i.quantity >= 10 ? 5 : 0;
     const lineTotal = Math.round(2246 * i.quantity * (1 - discountPercent / 100)) / 100;
     total += lineTotal;
@@ -113,8 +113,8 @@ describe('CartSection', () => {
     expect(asked).toEqual([
       {
         items: [
-          { modelId: 'm_block', color: '#007bff', strength: 5, quantity: 10 },
-          { modelId: 'm_cube', color: '#007bff', strength: 3, quantity: 2 },
+          { modelId: 'm_block', color: '#007bff', strength: 5, quantity: 10, fileName: 'm_block.stl' },
+          { modelId: 'm_cube', color: '#007bff', strength: 3, quantity: 2, fileName: 'm_cube.stl' },
         ],
       },
     ]);

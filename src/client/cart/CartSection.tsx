@@ -62,7 +62,7 @@ export default function CartSection() {
     <div className="cart">
       <ul className="cart-items">
         {items.map((item, n) => (
-          <CartLine key={item.id} item={item} quoted={pricing.lines[n]} />
+          <CartLine key={item.id} item={item} index={n} quoted={pricing.lines[n]} />
         ))}
       </ul>
       <div

@@ -18,15 +18,28 @@ export function cartQuoteKey(items: CartItem[]): string {
   return JSON.stringify(items.map((i) => [i.filePath, i.color, i.strength, i.quantity]));
 }
 
-export function cartQuoteRequest(items: CartItem[]): CartQuoteRequest {
+/** The request; each line also carries its file name, for the server to name a line it refuses. */
+export function cartQuoteRequest(items: CartItem[]): {
+  items: (CartQuoteRequest['items'][number] & { fileName: string })[];
+} {
   return {
     items: items.map((i) => ({
       modelId: i.filePath,
       color: i.color,
       strength: i.strength,
       quantity: i.quantity,
+      fileName: i.fileName,
     })),
   };
+}
+
+/**
+ * A refusal shown on its own line: the server names a line it cannot name otherwise by its position
+ * ('"Item 2" is not available any more...'); the line's own file name reads better there.
+ */
+export function lineErrorText(error: string, index: number, fileName: string): string {
+  const byPosition = `"Item ${index + 1}"`;
+  return fileName && error.startsWith(byPosition) ? `"${fileName}"${error.slice(byPosition.length)}` : error;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -88,7 +88,7 @@ export function CartLine({
         </fieldset>
         <div className="line-price">
           <p className="line-total" data-testid="line-total">
-            {refused ? '—' : formatMoney(lineTotal)}
+            {refused ? <span className="unavailable">Unavailable</span> : formatMoney(lineTotal)}
           </p>
           {priced && priced.discountPercent > 0 && (
             <p className="discount" data-testid="discount">

@@ -12,6 +12,8 @@ export const cartQuoteRequest = z.object({
     .array(
       z.object({
         modelId: z.string().max(64),
+        /** The cart's name for the line: a line that cannot be ordered is named by it. */
+        fileName: z.string().max(255).optional(),
         color: z.string().max(32),
         strength: z.number(),
         quantity: z.number(),

@@ -21,7 +21,7 @@ export async function cartQuoteRoute(app: FastifyInstance, opts: { ctx: AppConte
         buildVolumeMm: ctx.config.buildVolumeMm,
         pricing: await loadPricingSettings(ctx.db),
       },
-      items.map((i) => ({ filePath: i.modelId, color: i.color, strength: i.strength, quantity: i.quantity })),
+      items.map((i) => ({ ...i, filePath: i.modelId })),
     );
     let totalCents = 0;
     const lines = checks.map((c) => {

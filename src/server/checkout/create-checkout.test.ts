@@ -291,6 +291,7 @@ describe('POST /api/cart/quote', () => {
         items: [
           { modelId: cube, color: '#007bff', strength: 3, quantity: 1 },
           { modelId: bobs, color: '#007bff', strength: 3, quantity: 1 },
+          { modelId: bobs, fileName: 'mine.stl', color: '#007bff', strength: 3, quantity: 1 },
           { modelId: cube, color: '#007bff', strength: 3, quantity: 500 },
         ],
       },
@@ -300,7 +301,8 @@ describe('POST /api/cart/quote', () => {
     const body = res.json();
     expect(body.lines[0]).toEqual({ unitPrice: 12, lineTotal: 12, discountPercent: 0 });
     expect(body.lines[1].error).toMatch(/^"Item 2" is not available any more\./);
-    expect(body.lines[2].error).toBe('"cube.stl": the quantity must be a whole number from 1 to 100.');
+    expect(body.lines[2].error).toMatch(/^"mine\.stl" is not available any more\./);
+    expect(body.lines[3].error).toBe('"cube.stl": the quantity must be a whole number from 1 to 100.');
     expect(body.total).toBe(12);
   });
 

@@ -11,6 +11,13 @@ describe('formats of SPEC.md §9', () => {
     expect(formatMoney(-0.001)).toBe('$0.00');
   });
 
+  it('groups thousands (issue: money reads like money)', () => {
+    expect(formatMoney(42929.98)).toBe('$42,929.98');
+    expect(formatMoney(1000)).toBe('$1,000.00');
+    expect(formatMoney(999.999)).toBe('$1,000.00');
+    expect(formatCents(123456789, 'usd')).toBe('$1,234,567.89 USD');
+  });
+
   it('shows dimensions with 1 decimal', () => {
     expect(formatDimension(20)).toBe('20.0');
     expect(formatDimension(10.26)).toBe('10.3');

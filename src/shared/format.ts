@@ -7,9 +7,18 @@ function fixed(value: number, digits: number): string {
   return /^-0\.?0*$/.test(out) ? out.slice(1) : out;
 }
 
-/** 12 -> '$12.00'; with a currency code: '$12.00 USD'. */
+const dollarsFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** 12 -> '$12.00', 42929.98 -> '$42,929.98'; with a currency code: '$12.00 USD'. One formatter for every price. */
 export function formatMoney(amount: number, currency?: string): string {
-  const text = `$${fixed(amount, 2)}`;
+  const n = Number.isFinite(amount) ? amount : 0;
+  // Avoid '-$0.00' for tiny negatives.
+  const text = dollarsFormat.format(Math.abs(n) < 0.005 ? 0 : n);
   return currency ? `${text} ${currency.toUpperCase()}` : text;
 }
 

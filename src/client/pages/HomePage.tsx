@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useCart } from '../cart/cart-store.ts';
+import { VisitorCartNotice } from '../cart/VisitorCartNotice.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { GALLERY } from './gallery.ts';
@@ -24,7 +25,7 @@ const STEPS = [
 
 export default function HomePage() {
   useDocumentTitle('Custom 3D printing');
-  const { username } = useSession();
+  const { username, loading } = useSession();
   const cart = useCart();
 
   return (
@@ -75,12 +76,16 @@ export default function HomePage() {
         </Suspense>
       </section>
 
-      {username && cart.length > 0 && (
+      {cart.length > 0 && !loading && (
         <section id="cart-section" className="section cart-section" aria-labelledby="cart-title">
           <h2 id="cart-title">Your cart</h2>
-          <Suspense fallback={<p className="loading">Loading your cart…</p>}>
-            <CartSection />
-          </Suspense>
+          {username ? (
+            <Suspense fallback={<p className="loading">Loading your cart…</p>}>
+              <CartSection />
+            </Suspense>
+          ) : (
+            <VisitorCartNotice />
+          )}
         </section>
       )}
     </>

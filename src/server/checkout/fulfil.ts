@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/catalog.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -149,11 +149,7 @@ export async function fulfilCheckout(
     if (!(await recordEvent(tx, provider.name, source))) {
       return { orderId: null, status: null, changed: false, duplicate: true };
     }
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(eq(orders.paymentSessionId, sessionId))
-      .for('update');
+    const order = await lockOrderOf(tx, session);
     if (!order) {
       await setEventOutcome(tx, source, null, 'no order for this session');
       return { orderId: null, status: null, changed: false, duplicate: false };
@@ -217,6 +213,27 @@ export async function fulfilCheckout(
   });
   if (mailQueued) ctx.outbox?.poke();
   return result;
+}
+
+/**
+ * The order a session was made for, locked. Found by the session id; or, if the shop failed to record that
+ * id after the provider made the session, by the session's own order reference (the id is recorded then).
+ */
+async function lockOrderOf(tx: Db, session: SessionState): Promise<Order | undefined> {
+  const [bySession] = await tx
+    .select()
+    .from(orders)
+    .where(eq(orders.paymentSessionId, session.id))
+    .for('update');
+  if (bySession || session.orderId === null) return bySession;
+  const [byReference] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, session.orderId), isNull(orders.paymentSessionId)))
+    .for('update');
+  if (!byReference) return undefined;
+  await tx.update(orders).set({ paymentSessionId: session.id }).where(eq(orders.id, byReference.id));
+  return { ...byReference, paymentSessionId: session.id };
 }
 
 async function setEventOutcome(tx: Db, source: FulfilSource, orderId: number | null, outcome: string) {

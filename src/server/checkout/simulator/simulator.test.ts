@@ -212,6 +212,14 @@ describe('Pay', () => {
     expect(await snapshot(id)).toEqual(before);
   });
 
+  it("finds the order by the session's own reference when the shop failed to record the session id", async () => {
+    const id = await newSession();
+    const order = await orderOfSession(t, id);
+    await t.database.db.update(orders).set({ paymentSessionId: null }).where(eq(orders.id, order!.id));
+    expect((await paySimulator(t, id)).statusCode).toBe(200);
+    expect(await orderOfSession(t, id)).toMatchObject({ id: order!.id, status: 'paid' });
+  });
+
   it('takes a Canadian address and stores its postal code printed', async () => {
     const id = await newSession();
     const res = await paySimulator(t, id, CARD, {

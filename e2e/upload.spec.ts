@@ -6,6 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { box, toBinaryStl, toObj, triangles } from '../src/mesh/testing/generate.ts';
 import type { ModelPayload, QuotePayload, QuoteRequest } from '../src/shared/models.ts';
 import { expect, test } from './fixtures.ts';
+import { newCustomer } from './helpers.ts';
 
 // The upload journey: two models in, measured and priced, viewed in 3D, and into the cart.
 
@@ -236,6 +237,36 @@ test('a model drawn in inches is scaled by 25.4 in one click', async ({ page }) 
   await page.reload();
   await expect(tiny.getByTestId('dimensions')).toHaveText('50.8 x 38.1 x 25.4 mm', { timeout: 30_000 });
   await expect(scale).toHaveCount(0);
+});
+
+test('a rescale reaches the cart line and the 3D view', async ({ page, shop, request }) => {
+  test.setTimeout(90_000);
+  await newCustomer(page, shop, request);
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles(path.join(dir, TINY));
+  const tiny = card(page, TINY);
+  await expect(tiny.getByTestId('dimensions')).toHaveText('2.0 x 1.5 x 1.0 mm', { timeout: 30_000 });
+  await quoted(tiny);
+  await tiny.getByRole('button', { name: 'Add to cart' }).click();
+  const line = page.locator('#cart-section li.cart-item');
+  await expect(line).toContainText('2.0 x 1.5 x 1.0 mm');
+
+  await tiny.getByRole('button', { name: 'Scale by 25.4' }).click();
+  await expect(tiny.getByTestId('dimensions')).toHaveText('50.8 x 38.1 x 25.4 mm');
+  await quoted(tiny);
+  // One line, now of the rescaled model: its size, preview and the card's price.
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText('50.8 x 38.1 x 25.4 mm');
+  const models = await page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]'));
+  await expect(line.locator('img')).toHaveAttribute('src', models[0].previewImage);
+  await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
+  await expect(line.getByTestId('line-total')).toHaveText(await tiny.getByTestId('line-total').innerText());
+
+  // The viewer draws it at its new size: a 50.8 mm model sits on a grid of 5 mm squares, not 1 mm.
+  await tiny.getByRole('button', { name: 'View 3D' }).click();
+  const dialog = page.getByRole('dialog', { name: `3D view ${TINY}` });
+  await expect(dialog.locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog).toContainText('Grid squares are 5 mm.');
 });
 
 test('a .txt file is refused in the browser, without a request', async ({ page }) => {

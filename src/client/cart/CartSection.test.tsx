@@ -142,7 +142,7 @@ describe('CartSection', () => {
       'the new quote',
     );
     expect(asked[1]?.items[0]?.quantity).toBe(100);
-    expect(byTestId(lines()[0], 'line-total')).toBe('$2133.70');
+    expect(byTestId(lines()[0], 'line-total')).toBe('$2,133.70');
   });
 
   it('shows why a line cannot be ordered and blocks the checkout until it is removed', async () => {

@@ -6,6 +6,7 @@ import {
   normalizeCart,
   normalizeCartItem,
   removeFromCart,
+  replaceModel,
   setQuantity,
   withUnitPrices,
 } from './cart-item.ts';
@@ -88,5 +89,39 @@ describe('withUnitPrices', () => {
     expect(priced.map((i) => i.cost)).toEqual([12, 22.46]);
     expect(priced[0]).toBe(a);
     expect(withUnitPrices(priced, new Map([[b!.id, 22.46]]))).toBe(priced);
+  });
+});
+
+describe('replaceModel (a rescale reaches the cart)', () => {
+  const scaled = {
+    id: 'm_big',
+    previewImage: '/api/models/m_big/preview.png',
+    volumeCm3: 8 * 25.4 ** 3,
+    dimensions: { x: 508, y: 508, z: 508 },
+  };
+
+  it("points the old model's lines at the new one, keeping their ids, picks and notes", () => {
+    let cart = addToCart([], { ...base, strength: 4, notes: 'matte' });
+    cart = addToCart(cart, { ...base, filePath: 'm_other' });
+    const next = replaceModel(cart, 'm_abc', scaled);
+    expect(next[0]).toMatchObject({
+      id: cart[0]!.id,
+      filePath: 'm_big',
+      previewImage: scaled.previewImage,
+      dimensions: scaled.dimensions,
+      volumeCm3: scaled.volumeCm3,
+      strength: 4,
+      notes: 'matte',
+    });
+    expect(next[1]).toBe(cart[1]);
+  });
+
+  it('merges a moved line into an identical one, and leaves a cart without the model as it is', () => {
+    let cart = addToCart([], { ...base, quantity: 2 });
+    cart = addToCart(cart, { ...base, filePath: 'm_big', quantity: 3 });
+    const next = replaceModel(cart, 'm_abc', scaled);
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatchObject({ filePath: 'm_big', quantity: 5 });
+    expect(replaceModel(next, 'm_abc', scaled)).toBe(next);
   });
 });

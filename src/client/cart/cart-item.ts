@@ -112,6 +112,35 @@ export function withUnitPrices(items: CartItem[], prices: ReadonlyMap<string, nu
   return changed ? next : items;
 }
 
+/** What a cart line shows of its model: a rescaled model replaces the old one in every line. */
+export type LineModel = Pick<CartItem, 'previewImage' | 'volumeCm3' | 'dimensions'> & { id: string };
+
+/**
+ * Points every line of model `fromId` at `model` (a rescale makes a new model): its id, preview, volume and
+ * size. A line that then matches another (same model, color, strength) merges into it, as adding would.
+ */
+export function replaceModel(items: CartItem[], fromId: string, model: LineModel): CartItem[] {
+  if (!items.some((i) => i.filePath === fromId)) return items;
+  const moved = items.map((i) =>
+    i.filePath === fromId
+      ? {
+          ...i,
+          filePath: model.id,
+          previewImage: model.previewImage,
+          volumeCm3: model.volumeCm3,
+          dimensions: { ...model.dimensions },
+        }
+      : i,
+  );
+  const next: CartItem[] = [];
+  for (const line of moved) {
+    const same = next.findIndex((i) => sameLine(i, line));
+    if (same === -1) next.push(line);
+    else next[same] = { ...next[same]!, quantity: clampQuantity(next[same]!.quantity + line.quantity) };
+  }
+  return next;
+}
+
 export function removeFromCart(items: CartItem[], id: string): CartItem[] {
   return items.filter((i) => i.id !== id);
 }

@@ -2,9 +2,11 @@ import { useSyncExternalStore } from 'react';
 import {
   addToCart,
   type CartItem,
+  type LineModel,
   type NewCartItem,
   normalizeCart,
   removeFromCart,
+  replaceModel,
   setQuantity,
   withUnitPrices,
 } from './cart-item.ts';
@@ -74,6 +76,10 @@ export const clearCart = () => commit([]);
 /** Stores the server's unit prices (line id -> dollars) as the lines' `cost`; saves only on a change. */
 export const setCartUnitPrices = (prices: ReadonlyMap<string, number>) => {
   const next = withUnitPrices(items, prices);
+  if (next !== items) commit(next);
+};
+export const replaceCartModel = (fromId: string, model: LineModel) => {
+  const next = replaceModel(items, fromId, model);
   if (next !== items) commit(next);
 };
 /** Re-reads local storage (tests, and after another tab changed it). */

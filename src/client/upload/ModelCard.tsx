@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
 import type { ModelPayload } from '../../shared/models.ts';
-import { addCartItem } from '../cart/cart-store.ts';
+import { addCartItem, replaceCartModel } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
 import { ColorOptions } from './ColorOptions.tsx';
@@ -12,7 +12,8 @@ import { StrengthOptions } from './StrengthOptions.tsx';
 import { UPLOAD_MSG } from './upload-messages.ts';
 import { useQuote } from './use-quote.ts';
 
-export type ViewRequest = { url: string; fileName: string; color: string };
+/** What the viewer opens: the original file, drawn at the model's scale. */
+export type ViewRequest = { url: string; fileName: string; color: string; scale?: number };
 
 const INCH = 25.4;
 
@@ -68,6 +69,8 @@ export function ModelCard({
     setScaling(false);
     if (result.ok) {
       setAdded(false);
+      // One model everywhere: the cart's lines of the old size become the new model too.
+      replaceCartModel(model.id, result.value);
       onReplace(result.value);
     } else {
       setScaleError(result.error);
@@ -233,7 +236,12 @@ export function ModelCard({
             type="button"
             className="button"
             onClick={() =>
-              onView({ url: `/api/models/${model.id}/file`, fileName: model.fileName, color: choices.color })
+              onView({
+                url: `/api/models/${model.id}/file`,
+                fileName: model.fileName,
+                color: choices.color,
+                scale: model.scale,
+              })
             }
           >
             View 3D

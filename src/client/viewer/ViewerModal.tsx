@@ -30,11 +30,14 @@ export default function ViewerModal({
   url,
   fileName,
   color,
+  scale = 1,
   onClose,
 }: {
   url: string;
   fileName: string;
   color: string;
+  /** The model's scale: a rescaled model shares its original file and is drawn at its own size. */
+  scale?: number;
   onClose: () => void;
 }) {
   const titleId = useId();
@@ -89,6 +92,7 @@ export default function ViewerModal({
         );
         if (controller.signal.aborted) return;
         const geometry = parseModel(bytes, fileName);
+        if (scale !== 1) geometry.scale(scale, scale, scale);
         if (controller.signal.aborted || !stageRef.current) {
           geometry.dispose();
           return;
@@ -115,7 +119,7 @@ export default function ViewerModal({
       viewer?.dispose();
       viewerRef.current = null;
     };
-  }, [url, fileName]);
+  }, [url, fileName, scale]);
 
   useEffect(() => {
     colorRef.current = color;

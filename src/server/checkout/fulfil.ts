@@ -144,6 +144,8 @@ export async function fulfilCheckout(
   const { ctx, provider } = deps;
   // Asked before the transaction: a provider that is slow must not hold a row lock.
   const session = await provider.retrieveSession(sessionId);
+  // The mail's preview links are signed inside the transaction: their key must be read before it.
+  await deps.previewLinks.ready();
   let mailQueued = false;
   const result = await ctx.db.transaction(async (tx): Promise<FulfilResult> => {
     if (!(await recordEvent(tx, provider.name, source))) {

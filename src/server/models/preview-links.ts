@@ -11,6 +11,11 @@ const SECRET_NAME = 'preview-links';
 export type PreviewLinks = {
   /** An absolute preview URL for `modelId` that works without a session until `expiresAt`. */
   sign(modelId: string, expiresAt: Date): Promise<string>;
+  /**
+   * Reads the key now. Call it before a transaction that signs links: on PGlite (one connection) a first
+   * read of the key from inside someone else's transaction would wait for that transaction forever.
+   */
+  ready(): Promise<void>;
   /** Whether `exp` and `sig` of a preview request are a valid, unexpired signature for `modelId`. */
   verify(modelId: string, exp: unknown, sig: unknown, now: Date): Promise<boolean>;
 };
@@ -27,6 +32,9 @@ export function createPreviewLinks(db: Db, publicUrl: string): PreviewLinks {
       .update(`${modelId}:${exp}`)
       .digest();
   return {
+    async ready() {
+      await keyOnce();
+    },
     async sign(modelId, expiresAt) {
       const exp = Math.floor(expiresAt.getTime() / 1000);
       const sig = (await mac(modelId, exp)).toString('base64url');

@@ -24,7 +24,16 @@ export interface PreviewOptions {
   elevation?: number;
   /** Empty border, as a fraction of the smaller side (default 0.06). */
   margin?: number;
+  /**
+   * How many samples' worth of triangle boxes may be visited, as a multiple of the frame's samples
+   * (default 64: ~70 ms here). Past it, triangles bigger than a few samples are left out, so a model of
+   * huge overlapping triangles cannot cost seconds per triangle; real models stay far below it.
+   */
+  workBudgetFrames?: number;
 }
+
+/** Triangles whose box holds at most this many samples are always drawn: cheap, and most of a mesh. */
+const ALWAYS_DRAWN_SAMPLES = 256;
 
 export const DEFAULT_PREVIEW_SIZE = 512;
 
@@ -106,6 +115,11 @@ export class Rasteriser implements TriangleSink {
   private shadowMask: Float32Array | null = null;
   private groundZ = 0;
   private readonly shadowDir: [number, number, number];
+  /** Samples visited so far (box areas), against `budget`. */
+  private work = 0;
+  private readonly budget: number;
+  /** Triangles left out because the work budget was spent. */
+  skipped = 0;
 
   constructor(options: PreviewOptions = {}) {
     this.options = options;
@@ -114,6 +128,7 @@ export class Rasteriser implements TriangleSink {
     this.ss = Math.min(4, Math.max(1, Math.round(options.supersample ?? 2)));
     this.sw = this.width * this.ss;
     this.sh = this.height * this.ss;
+    this.budget = (options.workBudgetFrames ?? 64) * this.sw * this.sh;
     this.depth = new Float32Array(this.sw * this.sh).fill(-Infinity);
     this.diffuse = new Float32Array(this.sw * this.sh);
     this.highlight = new Float32Array(this.sw * this.sh);
@@ -237,6 +252,16 @@ export class Rasteriser implements TriangleSink {
     }
   }
 
+  /** Counts a triangle's box against the budget; false (and left out) when a big one would exceed it. */
+  private spend(samples: number): boolean {
+    if (samples > ALWAYS_DRAWN_SAMPLES && this.work + samples > this.budget) {
+      this.skipped++;
+      return false;
+    }
+    this.work += samples;
+    return true;
+  }
+
   /** Fills one triangle given in sample coordinates, with its shading. */
   private fill(
     x0: number,
@@ -280,6 +305,7 @@ export class Rasteriser implements TriangleSink {
     const minPy = Math.max(0, Math.floor(Math.min(Y0, Y1, Y2) / SUB - 0.5));
     const maxPy = Math.min(this.sh - 1, Math.ceil(Math.max(Y0, Y1, Y2) / SUB - 0.5));
     if (minPx > maxPx || minPy > maxPy) return;
+    if (!this.spend((maxPx - minPx + 1) * (maxPy - minPy + 1))) return;
     // Edge functions at sample centres ((p + 1/2) * SUB); all integers, so exact in doubles.
     const A0 = -(Y2 - Y1) * SUB;
     const A1 = -(Y0 - Y2) * SUB;
@@ -340,6 +366,12 @@ export class Rasteriser implements TriangleSink {
         this.offsetY - (x * c.ux + y * c.uy + g * c.uz) * s,
       );
     }
+    const xs = [screen[0]!, screen[2]!, screen[4]!];
+    const ys = [screen[1]!, screen[3]!, screen[5]!];
+    const box =
+      (Math.min(this.sw, Math.max(...xs)) - Math.max(0, Math.min(...xs)) + 1) *
+      (Math.min(this.sh, Math.max(...ys)) - Math.max(0, Math.min(...ys)) + 1);
+    if (box > 0 && !this.spend(box)) return;
     coverTriangle(this.shadowMask, this.sw, this.sh, screen);
   }
 

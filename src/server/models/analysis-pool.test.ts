@@ -65,4 +65,24 @@ describe('analysis pool', () => {
     });
     expect(ok.ok).toBe(true);
   });
+
+  it('answers busy at once when the waiting room is full, and works on afterwards', async () => {
+    const small = createAnalysisPool({ maxThreads: 1, maxWaiting: 1 });
+    try {
+      const task = { path: file('q.stl', boxStl(5, 5, 5)), extension: 'stl' as const, color: '#007bff' };
+      const running = small.analyze(task, 'a');
+      const waiting = small.analyze(task, 'b');
+      const started = Date.now();
+      const refused = await small.analyze(task, 'c').catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AnalysisLimitError);
+      expect((refused as AnalysisLimitError).reason).toBe('busy');
+      // Refused without waiting for a thread (generous bound: a thread start alone takes longer).
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect((await running).ok).toBe(true);
+      expect((await waiting).ok).toBe(true);
+      expect((await small.analyze(task, 'c')).ok).toBe(true);
+    } finally {
+      await small.close();
+    }
+  });
 });

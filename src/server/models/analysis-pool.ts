@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { AnalyzeResult, AnalyzeTask } from './analyze-worker.ts';
+import { FairQueue, QueueFullError } from './fair-queue.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
 // (SECURITY.md 30). A model past either limit is refused; the thread is replaced, the server keeps going.
@@ -8,14 +9,17 @@ import type { AnalyzeResult, AnalyzeTask } from './analyze-worker.ts';
 export type AnalysisPoolOptions = {
   /** Threads that may analyse at once (default: CPUs - 1, at least 1, at most 4). */
   maxThreads?: number;
-  /** Per model, queue wait included. */
+  /** Per model, from the moment its analysis starts (not while it waits for a thread). */
   timeoutMs?: number;
+  /** Models that may wait for a thread; past that, uploads are refused at once (503). Default 16 a thread. */
+  maxWaiting?: number;
   /** V8 old generation of each worker. */
   maxOldGenerationSizeMb?: number;
 };
 
 export type AnalysisPool = {
-  analyze(task: AnalyzeTask): Promise<AnalyzeResult>;
+  /** Analyses a model for `client` (its address bucket): threads are shared out fairly between clients. */
+  analyze(task: AnalyzeTask, client?: string): Promise<AnalyzeResult>;
   close(): Promise<void>;
 };
 
@@ -48,8 +52,18 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   // A thread that fails outside a task (it could not start): the task's own promise carries the error;
   // without a listener the pool's 'error' event would end the process.
   pool.on('error', () => {});
+  // Models wait here, not in piscina's queue: a model's time limit must not run while it waits, and one
+  // client must not keep every thread while others wait.
+  const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
   return {
-    async analyze(task) {
+    async analyze(task, client = '') {
+      let release: () => void;
+      try {
+        release = await queue.acquire(client);
+      } catch (err) {
+        if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
+        throw err;
+      }
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         return await pool.run(task, { signal });
@@ -58,6 +72,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
         if (isOutOfMemory(err)) throw new AnalysisLimitError('memory');
         if (/queue is at limit/i.test(String((err as Error)?.message))) throw new AnalysisLimitError('busy');
         throw err;
+      } finally {
+        release();
       }
     },
     close: () => pool.destroy(),

@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import type { Model } from '../db/schema.ts';
+import { clientBucket } from '../http/client-key.ts';
 import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { ownerOf } from './access.ts';
@@ -40,7 +41,7 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       userId: null,
       visitorHash: ensureVisitorHash(req, reply, ctx.config.secureCookies),
     };
-    const source = { ipHash: await deps.uploadIpHash(req.ip) };
+    const source = { ipHash: await deps.uploadIpHash(req.ip), client: clientBucket(req.ip) };
     await checkQuota(ctx.db, owner, ctx.now(), deps.quota);
     await checkIpQuota(ctx.db, source.ipHash, ctx.now(), deps.ipQuota);
     const expected = expectedBytes(req);

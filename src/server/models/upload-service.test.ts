@@ -84,6 +84,20 @@ describe('createModelFromUpload', () => {
     await nothingKept();
   });
 
+  it('answers 503 with Retry-After when the analysis queue is full', async () => {
+    const err = await createModelFromUpload(
+      deps(fakePool(new AnalysisLimitError('busy'))),
+      received(boxStl(1, 1, 1)),
+      visitor,
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      statusCode: 503,
+      message: 'We are analysing many models right now. Please try again in a minute.',
+      headers: { 'retry-after': '30' },
+    });
+    await nothingKept();
+  });
+
   it('answers 422 for a worker that crashed, without details', async () => {
     const err = await createModelFromUpload(
       deps(fakePool(new Error('boom'))),

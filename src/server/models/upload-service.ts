@@ -35,7 +35,11 @@ export type UploadDeps = {
 };
 
 /** Who sent the upload, for the per-IP quota (upload-ip.ts); null when unknown. */
-export type UploadSource = { ipHash: string | null };
+export type UploadSource = {
+  ipHash: string | null;
+  /** The client's rate-limit bucket: the analysis threads are shared out by it (fair-queue.ts). */
+  client?: string;
+};
 
 export const LIMIT_MESSAGES = {
   timeout: 'The model took too long to analyse.',
@@ -46,17 +50,18 @@ export const LIMIT_MESSAGES = {
 async function analyse(
   deps: UploadDeps,
   upload: ReceivedUpload,
+  client: string,
 ): Promise<Extract<AnalyzeResult, { ok: true }>> {
   let result: AnalyzeResult;
   try {
-    result = await deps.pool.analyze({
-      path: upload.tempPath,
-      extension: upload.extension,
-      color: DEFAULT_COLOR,
-    });
+    result = await deps.pool.analyze(
+      { path: upload.tempPath, extension: upload.extension, color: DEFAULT_COLOR },
+      client,
+    );
   } catch (err) {
     if (err instanceof AnalysisLimitError) {
-      throw new HttpError(err.reason === 'busy' ? 503 : 422, LIMIT_MESSAGES[err.reason]);
+      if (err.reason === 'busy') throw new HttpError(503, LIMIT_MESSAGES.busy, { 'retry-after': '30' });
+      throw new HttpError(422, LIMIT_MESSAGES[err.reason]);
     }
     deps.log.error({ err }, 'model analysis failed');
     throw new HttpError(422, 'This model could not be read.');
@@ -73,7 +78,7 @@ async function createAnalysed(
   owner: Owner,
   source: UploadSource,
 ): Promise<Model> {
-  const { analysis, png } = await analyse(deps, upload);
+  const { analysis, png } = await analyse(deps, upload, source.client ?? '');
   const storageKey = newStorageKey('f');
   const previewKey = png ? newStorageKey('p') : null;
   try {

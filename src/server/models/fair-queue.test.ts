@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { FairQueue, QueueFullError } from './fair-queue.ts';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('FairQueue', () => {
+  it('serves waiting clients in turn: a busy client waits while another has a task waiting', async () => {
+    const q = new FairQueue(1, 100);
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const start = (client: string) =>
+      q.acquire(client).then((release) => {
+        order.push(client);
+        releases.push(release);
+      });
+    // One address sends five models, another one model right after.
+    const all = [start('a'), start('a'), start('a'), start('a'), start('a'), start('b')];
+    await tick();
+    expect(order).toEqual(['a']);
+    releases.shift()!();
+    await tick();
+    expect(order).toEqual(['a', 'b']);
+    while (releases.length > 0) {
+      releases.shift()!();
+      await tick();
+    }
+    await Promise.all(all);
+    expect(order).toEqual(['a', 'b', 'a', 'a', 'a', 'a']);
+  });
+
+  it('never leaves a thread idle: a lone client may use every free thread', async () => {
+    const q = new FairQueue(2, 100);
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++) void q.acquire('a').then(() => started.push('a'));
+    await tick();
+    expect(started).toEqual(['a', 'a']);
+    expect(q.queued).toBe(1);
+  });
+
+  it('refuses at once when the waiting room is full, and takes tasks again once there is room', async () => {
+    const q = new FairQueue(1, 2);
+    const first = await q.acquire('a');
+    const waiting = [q.acquire('b'), q.acquire('c')];
+    await expect(q.acquire('d')).rejects.toBeInstanceOf(QueueFullError);
+    first();
+    (await waiting[0]!)();
+    (await waiting[1]!)();
+    const again = await q.acquire('d');
+    again();
+    again(); // a second release is ignored
+    expect(q.queued).toBe(0);
+  });
+});

@@ -1,0 +1,93 @@
+// Who analyses next (issue: one upload must not stall every other). The analysis threads are few, so
+// waiting uploads are served by client in turn, not first come first served: a client whose model is being
+// analysed waits while another client has one waiting, so one address sending many big models holds at most
+// one thread while others wait. The waiting room is bounded: a full one refuses at once.
+
+export class QueueFullError extends Error {
+  constructor() {
+    super('the analysis queue is full');
+  }
+}
+
+type Waiter = { client: string; start: () => void };
+
+export class FairQueue {
+  private readonly running = new Map<string, number>();
+  private active = 0;
+  /** Waiting clients, each with its own FIFO of tasks. */
+  private readonly waiting = new Map<string, Waiter[]>();
+  private waitingCount = 0;
+  /** When each client with work here last got a thread: the one served longest ago goes first. */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
+
+  constructor(
+    private readonly slots: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  /** Tasks waiting for a thread now. */
+  get queued(): number {
+    return this.waitingCount;
+  }
+
+  /**
+   * Waits for a thread for `client`'s task; the returned function gives it back (call it exactly once).
+   * Throws QueueFullError at once when the waiting room is full.
+   */
+  acquire(client: string): Promise<() => void> {
+    if (this.active < this.slots && this.waitingCount === 0) return Promise.resolve(this.take(client));
+    if (this.waitingCount >= this.maxWaiting) return Promise.reject(new QueueFullError());
+    return new Promise((resolve) => {
+      const list = this.waiting.get(client) ?? [];
+      list.push({ client, start: () => resolve(this.take(client)) });
+      this.waiting.set(client, list);
+      this.waitingCount++;
+      this.dispatch();
+    });
+  }
+
+  private take(client: string): () => void {
+    this.active++;
+    this.lastServed.set(client, ++this.served);
+    this.running.set(client, (this.running.get(client) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      const left = (this.running.get(client) ?? 1) - 1;
+      if (left === 0) this.running.delete(client);
+      else this.running.set(client, left);
+      if (left === 0 && !this.waiting.has(client)) this.lastServed.delete(client);
+      this.dispatch();
+    };
+  }
+
+  /** Fills free threads: clients with nothing running first, the one served longest ago first; then anyone. */
+  private dispatch(): void {
+    while (this.active < this.slots && this.waitingCount > 0) {
+      const chosen = this.pick(true) ?? this.pick(false);
+      if (chosen === undefined) return;
+      const list = this.waiting.get(chosen)!;
+      const next = list.shift()!;
+      if (list.length === 0) this.waiting.delete(chosen);
+      this.waitingCount--;
+      next.start();
+    }
+  }
+
+  private pick(idleOnly: boolean): string | undefined {
+    let best: string | undefined;
+    let bestServed = Infinity;
+    for (const client of this.waiting.keys()) {
+      if (idleOnly && this.running.has(client)) continue;
+      const served = this.lastServed.get(client) ?? 0;
+      if (served < bestServed) {
+        best = client;
+        bestServed = served;
+      }
+    }
+    return best;
+  }
+}

@@ -192,11 +192,21 @@ describe('UploadTool', () => {
     });
   });
 
-  it("shows the server's error with Retry, and retries", async () => {
+  it("shows a refused model's error without Retry: it would only be refused again", async () => {
     await choose([new File(['x'], 'broken.stl')]);
     await act(async () => FakeXhr.all[0]!.respond(422, { error: 'This file is not an STL or OBJ model.' }));
     expect(container.querySelector('[role=alert]')?.textContent).toBe(
       'This file is not an STL or OBJ model.',
+    );
+    const buttons = Array.from(container.querySelectorAll('button')).map((b) => b.textContent);
+    expect(buttons).not.toContain('Retry');
+  });
+
+  it("shows a busy server's error with Retry, and retries", async () => {
+    await choose([new File(['x'], 'busy.stl')]);
+    await act(async () => FakeXhr.all[0]!.respond(503, { error: 'We are analysing many models right now.' }));
+    expect(container.querySelector('[role=alert]')?.textContent).toBe(
+      'We are analysing many models right now.',
     );
     const retry = Array.from(container.querySelectorAll('button')).find((b) => b.textContent === 'Retry')!;
     await act(async () => retry.click());

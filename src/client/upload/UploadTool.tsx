@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import { DropZone } from './DropZone.tsx';
 import { ModelCard, type ViewRequest } from './ModelCard.tsx';
-import { type UploadRequest, uploadModel } from './model-api.ts';
+import { isRetryable, type UploadRequest, uploadModel } from './model-api.ts';
 import { UploadRow } from './UploadRow.tsx';
 import { entriesToStart, fileBytesSent, PARALLEL_UPLOADS, uploadReducer } from './upload-list.ts';
 import { useModelCards } from './use-model-cards.ts';
@@ -40,7 +40,7 @@ export default function UploadTool() {
           dispatch({ type: 'remove', key });
           addCard(outcome.value);
         } else {
-          dispatch({ type: 'failed', key, error: outcome.error });
+          dispatch({ type: 'failed', key, error: outcome.error, retryable: isRetryable(outcome.status) });
         }
       });
     }

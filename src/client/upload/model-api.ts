@@ -27,6 +27,14 @@ function parseJson(text: string): Record<string, unknown> {
   }
 }
 
+/**
+ * Whether trying the same upload again can help: no answer (network), too many requests, a busy or failing
+ * server, a full disk. A refused model (400, 413, 415, 422) would only be refused again.
+ */
+export function isRetryable(status: number | undefined): boolean {
+  return status === undefined || status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
 /** The message for a failed call: the server's own `error` text first. */
 export function failureText(status: number, data: Record<string, unknown>): string {
   const text = errorText(data);
@@ -53,12 +61,12 @@ export function uploadModel(file: File, handlers: UploadHandlers): UploadRequest
     xhr.addEventListener('load', () => {
       const data = parseJson(xhr.responseText);
       if (xhr.status < 200 || xhr.status >= 300)
-        return finish({ ok: false, error: failureText(xhr.status, data) });
+        return finish({ ok: false, error: failureText(xhr.status, data), status: xhr.status });
       const model = readModel(data);
       finish(model ? { ok: true, value: model } : { ok: false, error: UPLOAD_MSG.unreadableAnswer });
     });
-    xhr.addEventListener('error', () => finish({ ok: false, error: UPLOAD_MSG.network }));
-    xhr.addEventListener('timeout', () => finish({ ok: false, error: UPLOAD_MSG.network }));
+    xhr.addEventListener('error', () => finish({ ok: false, error: UPLOAD_MSG.network, status: 0 }));
+    xhr.addEventListener('timeout', () => finish({ ok: false, error: UPLOAD_MSG.network, status: 0 }));
     xhr.addEventListener('abort', () => finish({ ok: false, error: 'Upload cancelled.' }));
   });
   const form = new FormData();

@@ -36,12 +36,24 @@ describe('uploadReducer', () => {
   it('keeps the server error, retries and removes', () => {
     let entries = add(['a.stl', 'b.stl']);
     entries = uploadReducer(entries, { type: 'start', key: 'k0' });
-    entries = uploadReducer(entries, { type: 'failed', key: 'k0', error: 'Too many uploads.' });
+    entries = uploadReducer(entries, {
+      type: 'failed',
+      key: 'k0',
+      error: 'Too many uploads.',
+      retryable: true,
+    });
     expect(entries[0]).toMatchObject({ status: 'error', error: 'Too many uploads.' });
     entries = uploadReducer(entries, { type: 'retry', key: 'k0' });
     expect(entries[0]).toMatchObject({ status: 'queued', error: '' });
     entries = uploadReducer(entries, { type: 'remove', key: 'k0' });
     expect(entries.map((e) => e.key)).toEqual(['k1']);
+  });
+
+  it('shows a refused model as rejected: retrying cannot help', () => {
+    let entries = uploadReducer(add(['flat.stl']), { type: 'start', key: 'k0' });
+    entries = uploadReducer(entries, { type: 'failed', key: 'k0', error: 'No volume.', retryable: false });
+    expect(entries[0]).toMatchObject({ status: 'rejected', error: 'No volume.' });
+    expect(uploadReducer(entries, { type: 'retry', key: 'k0' })[0]!.status).toBe('rejected');
   });
 
   it('does not retry a rejected file', () => {

@@ -19,7 +19,7 @@ export type Action =
   | { type: 'start'; key: string }
   | { type: 'progress'; key: string; sent: number }
   | { type: 'sent'; key: string }
-  | { type: 'failed'; key: string; error: string }
+  | { type: 'failed'; key: string; error: string; retryable: boolean }
   | { type: 'retry'; key: string }
   | { type: 'remove'; key: string };
 
@@ -53,7 +53,12 @@ export function uploadReducer(entries: Entry[], action: Action): Entry[] {
         e.status === 'uploading' ? { ...e, status: 'analysing', sent: e.file.size } : e,
       );
     case 'failed':
-      return update(entries, action.key, (e) => ({ ...e, status: 'error', error: action.error }));
+      // Only a failure that may pass next time offers Retry; a refused model is shown as refused.
+      return update(entries, action.key, (e) => ({
+        ...e,
+        status: action.retryable ? 'error' : 'rejected',
+        error: action.error,
+      }));
     case 'retry':
       return update(entries, action.key, (e) =>
         e.status === 'error' ? { ...e, status: 'queued', sent: 0, error: '' } : e,

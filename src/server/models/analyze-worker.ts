@@ -31,8 +31,10 @@ export type AnalyzeResult =
 /** Triangles kept for a one-pass preview; bigger models are streamed a second time. */
 const PREVIEW_TRIANGLES = 200_000;
 
-/** 1 mm³: anything smaller is a surface, not a solid. */
+/** 1 mm³: an open mesh enclosing less is a surface, not a solid. */
 const MIN_VOLUME_CM3 = 0.001;
+/** A closed mesh is a solid however small (e.g. drawn in inches: 0.89 mm³ is 14.6 cm³), down to this. */
+const MIN_CLOSED_VOLUME_CM3 = 1e-9;
 
 function analyse(fd: number, size: number, task: AnalyzeTask) {
   const head = new Uint8Array(Math.min(DETECT_BYTES, size));
@@ -66,8 +68,10 @@ export default function analyzeFile(task: AnalyzeTask): AnalyzeResult {
     let result: ReturnType<typeof analyse>;
     try {
       result = analyse(fd, size, task);
-      // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print.
-      if (result.analysis.volumeCm3 < MIN_VOLUME_CM3) {
+      // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
+      // closed model is accepted: its card shows its size and offers the one-click scale from inches.
+      const { volumeCm3, watertight } = result.analysis;
+      if (volumeCm3 < (watertight ? MIN_CLOSED_VOLUME_CM3 : MIN_VOLUME_CM3)) {
         return {
           ok: false,
           code: 'no-volume',

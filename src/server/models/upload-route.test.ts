@@ -181,6 +181,24 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     await expectNothingKept();
   });
 
+  it('accepts a closed model smaller than 1 mm³ (Moon.stl is 0.89 mm³), with its size and the inches scale', async () => {
+    const res = await t.app.inject(uploadRequest({ fileName: 'moon.stl', bytes: boxStl(1, 1, 0.89) }));
+    expect(res.statusCode).toBe(201);
+    const model = res.json();
+    expect(model.volumeCm3).toBe(0.0009); // rounded to 4 decimals of a cm³
+    expect(model.dimensions).toEqual({ x: 1, y: 1, z: 0.89 });
+    expect(model.warnings.map((w: { code: string }) => w.code)).toContain('maybe_inches');
+    expect(model.prices['3']).toBe(12);
+    const scaled = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${model.id}/scale`,
+      headers: { 'content-type': 'application/json', cookie: cookieFrom(res) },
+      payload: { factor: 25.4 },
+    });
+    expect(scaled.statusCode).toBe(201);
+    expect(scaled.json().dimensions.x).toBeCloseTo(25.4, 6);
+  });
+
   it('refuses empty files, OBJ with bad indices and faceless models with 422 (SECURITY.md 27, 28)', async () => {
     const cases: Array<[string, string | Uint8Array]> = [
       ['empty.stl', new Uint8Array(0)],

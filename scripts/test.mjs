@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: unit + API tests (vitest), then the browser journeys (Playwright) when Chromium is found.
 // E2E_REQUIRED=1 turns a missing Chromium into a failure (CI). Ends with one line "N passed, N failed".
+// `npm test -- <files or patterns>` runs just those: unit/API files through vitest, e2e/*.spec.ts files
+// through Playwright (each runner only when a pattern is for it).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,29 +13,41 @@ const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const run = (args, env = {}) =>
   spawnSync(npx, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
+const patterns = process.argv.slice(2);
+const isE2e = (p) => p.startsWith('e2e') || p.endsWith('.spec.ts');
+const unitPatterns = patterns.filter((p) => !isE2e(p));
+const e2ePatterns = patterns.filter(isE2e);
+const runUnit = patterns.length === 0 || unitPatterns.length > 0;
+const runE2e = patterns.length === 0 || e2ePatterns.length > 0;
+
 let passed = 0;
 let failed = 0;
 let ok = true;
 
-const vitestJson = path.join(tmp, 'vitest.json');
-const vitestStatus = run([
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestJson}`,
-]);
-if (fs.existsSync(vitestJson)) {
-  const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
-  passed += r.numPassedTests;
-  failed += r.numFailedTests;
+if (runUnit) {
+  const vitestJson = path.join(tmp, 'vitest.json');
+  const vitestStatus = run([
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+    ...unitPatterns,
+  ]);
+  if (fs.existsSync(vitestJson)) {
+    const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests;
+  }
+  if (vitestStatus !== 0) ok = false;
 }
-if (vitestStatus !== 0) ok = false;
 
 const chromium = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p) => p && fs.existsSync(p),
 );
-if (process.env.SKIP_E2E === '1') {
+if (!runE2e) {
+  // Only unit/API patterns were given.
+} else if (process.env.SKIP_E2E === '1') {
   console.log('SKIPPED: browser journeys (SKIP_E2E=1)');
 } else if (!chromium) {
   console.log('SKIPPED: no Chromium (set CHROME_PATH or apt-get install -y chromium)');
@@ -41,7 +55,7 @@ if (process.env.SKIP_E2E === '1') {
 } else {
   if (run(['vite', 'build', '--logLevel', 'warn']) !== 0) ok = false;
   const pwJson = path.join(tmp, 'playwright.json');
-  const pwStatus = run(['playwright', 'test', '--reporter=list,json'], {
+  const pwStatus = run(['playwright', 'test', '--reporter=list,json', ...e2ePatterns], {
     CHROME_PATH: chromium,
     PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
   });

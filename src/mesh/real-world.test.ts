@@ -1,4 +1,4 @@
-// Every model file in ../shared/fixtures/real-world (STL tests of numpy-stl, OBJ tests of
+// Every model file in fixtures/real-world (STL tests of numpy-stl, OBJ tests of
 // tinyobjloader) gets an analysis or a clear MeshError, never a crash, and the table pins which.
 // Zero-volume open surfaces (a lone triangle, a floor quad) are analysed as they are: volume 0,
 // not watertight; the server turns that into a warning or a refusal.
@@ -11,8 +11,8 @@ import { analyzeMesh } from './analysis.ts';
 import { analyzeChunked, outcome } from './testing/run.ts';
 
 const repoRoot = path.resolve(fileURLToPath(new URL('../../', import.meta.url)));
-const fixtures = path.resolve(repoRoot, '../shared/fixtures/real-world');
-const present = fs.existsSync(fixtures);
+// Kept in the repository with their licences (fixtures/real-world/README.md): a fresh clone runs them all.
+const fixtures = path.resolve(repoRoot, 'fixtures/real-world');
 
 /** [file, triangles, watertight, volume in cm3 (6 significant digits)] or [file, error code]. */
 const EXPECTED: Array<[string, number, boolean, number] | [string, string]> = [
@@ -86,11 +86,7 @@ function modelFiles(dir: string): string[] {
     .filter((f) => /\.(stl|obj)$/i.test(f));
 }
 
-const title = present
-  ? 'real-world model files'
-  : `real-world model files: SKIPPED, ${fixtures} not found (clone the shared folder beside the repository)`;
-
-describe.skipIf(!present)(title, () => {
+describe('real-world model files', () => {
   it('pins every model file in the fixtures folder', () => {
     const files = modelFiles(fixtures).map((f) => path.relative(fixtures, f).split(path.sep).join('/'));
     expect(files.sort()).toEqual(EXPECTED.map(([file]) => file).sort());

@@ -269,6 +269,21 @@ test('a rescale reaches the cart line and the 3D view', async ({ page, shop, req
   await expect(dialog).toContainText('Grid squares are 5 mm.');
 });
 
+test('Moon.stl, a closed model of 0.89 mm³, gets its size and the one-click scale', async ({ page }) => {
+  await page.goto('/');
+  await page
+    .getByLabel('Choose files')
+    .setInputFiles(path.resolve('fixtures/real-world/numpy-stl/stl_binary/Moon.stl'));
+  const moon = card(page, 'Moon.stl');
+  await expect(moon.getByTestId('dimensions')).toHaveText(/^\d+\.\d x \d+\.\d x \d+\.\d mm$/, {
+    timeout: 30_000,
+  });
+  await expect(moon).toContainText('This model is very small: was it designed in inches?');
+  await moon.getByRole('button', { name: 'Scale by 25.4' }).click();
+  await expect(moon.getByRole('button', { name: 'Scale by 25.4' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+});
+
 test('a .txt file is refused in the browser, without a request', async ({ page }) => {
   const uploads: string[] = [];
   page.on('request', (req) => {

@@ -15,6 +15,8 @@ const lazyPage = (load: () => Promise<{ default: ComponentType }>) => async () =
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
+    // Shown while a lazy page loads on a direct visit (without it React Router warns on every such load).
+    hydrateFallbackElement: <p className="page loading">Loading…</p>,
     children: [
       { path: '/', element: <HomePage /> },
       { path: '/about', lazy: lazyPage(() => import('./pages/AboutPage.tsx')) },

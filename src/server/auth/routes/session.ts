@@ -11,8 +11,11 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext) {
     reply.header('cache-control', NO_STORE);
     const user = await getSessionUser(req);
     if (!user) {
-      // A cookie that no longer names a session is dropped.
-      if (readSessionToken(req, ctx.config) !== undefined) clearSessionCookie(reply, ctx.config);
+      // A visitor without a session cookie is simply logged out (200: nothing failed, and the browser logs
+      // no error on every page load). A cookie that no longer names a session gets 401 (SECURITY.md 9)
+      // and is dropped, so it happens once.
+      if (readSessionToken(req, ctx.config) === undefined) return { loggedIn: false };
+      clearSessionCookie(reply, ctx.config);
       return reply.code(401).send({ loggedIn: false });
     }
     return { loggedIn: true, username: user.username };

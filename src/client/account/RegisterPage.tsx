@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { MIN_PASSWORD_LENGTH } from '../../shared/catalog.ts';
+import { fieldErrors, registerFields } from '../../shared/account.ts';
 import { errorText, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
@@ -13,16 +13,20 @@ export default function RegisterPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
+  const [fields, setFields] = useState<Record<string, string>>({});
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError('');
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      setError(MSG.passwordTooShort);
+    // Every field's problem at once, with the server's own rules and words.
+    const checked = registerFields.safeParse({ username, email, password });
+    if (!checked.success) {
+      setFields(fieldErrors(checked.error));
       return;
     }
+    setFields({});
     setBusy(true);
     try {
       const res = await postJson('/api/register.php', { username, email, password });
@@ -45,7 +49,7 @@ export default function RegisterPage() {
         {done ? (
           <Alert kind="success">{MSG.registerOk}</Alert>
         ) : (
-          <form onSubmit={onSubmit}>
+          <form onSubmit={onSubmit} noValidate>
             <Field
               label="Username"
               name="username"
@@ -53,6 +57,7 @@ export default function RegisterPage() {
               required
               value={username}
               onChange={(e) => setUsername(e.target.value)}
+              error={fields.username}
               hint="3-32 letters, digits, dots, dashes or underscores."
             />
             <Field
@@ -63,6 +68,7 @@ export default function RegisterPage() {
               required
               value={email}
               onChange={(e) => setEmail(e.target.value)}
+              error={fields.email}
             />
             <Field
               label="Password"
@@ -72,6 +78,7 @@ export default function RegisterPage() {
               required
               value={password}
               onChange={(e) => setPassword(e.target.value)}
+              error={fields.password}
               hint="At least 6 characters."
             />
             {error && <Alert kind="error">{error}</Alert>}

@@ -1,6 +1,7 @@
-import { type FormEvent, useId, useState } from 'react';
-import { errorText, postJson, readJson } from '../api.ts';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { errorText, getJson, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
+import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
 import { Field } from '../ui/Field.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
@@ -13,6 +14,22 @@ export default function ContactPage() {
   const [message, setMessage] = useState('');
   const [notice, setNotice] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const { username } = useSession();
+
+  // A logged-in customer need not type who they are: their name and email are filled in (still editable).
+  useEffect(() => {
+    if (!username) return;
+    const controller = new AbortController();
+    getJson('/api/check_session.php', { signal: controller.signal })
+      .then(readJson)
+      .then((data) => {
+        if (controller.signal.aborted) return;
+        setName((n) => n || username);
+        if (typeof data.email === 'string') setEmail((e) => e || (data.email as string));
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [username]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();

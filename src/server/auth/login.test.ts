@@ -43,7 +43,7 @@ describe('POST /api/login.php', () => {
       // 32 random bytes: 256 bits (SECURITY.md 8).
       expect(Buffer.from(cookie!.value, 'base64url')).toHaveLength(32);
       const check = await checkSession(sessionCookieOf(res));
-      expect(check.json()).toEqual({ loggedIn: true, username: user.username });
+      expect(check.json()).toEqual({ loggedIn: true, username: user.username, email: user.email });
     }
   });
 
@@ -171,7 +171,7 @@ describe('the session cookie over HTTPS', () => {
         url: '/api/check_session.php',
         headers: { cookie: `__Host-session=${cookie!.value}` },
       });
-      expect(check.json()).toEqual({ loggedIn: true, username: user.username });
+      expect(check.json()).toEqual({ loggedIn: true, username: user.username, email: user.email });
     } finally {
       await https.close();
     }

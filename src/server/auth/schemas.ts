@@ -1,16 +1,11 @@
-import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/catalog.ts';
+import { ACCOUNT_MSG } from '../../shared/account.ts';
 
 // The account fields' rules (DESIGN.md §5), shared by the routes and the admin CLI. Every message is a
 // whole sentence a customer can read: routes send the first one as `{ error }`.
 
 export const MSG = {
   registerRequired: 'Username, email and password are required.',
-  usernameInvalid:
-    'Username must be 3-32 characters long and use only letters, digits, dots, dashes or underscores.',
-  emailInvalid: 'Please enter a valid email address.',
-  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
-  passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`,
+  ...ACCOUNT_MSG,
   registerTaken: 'Registration failed. Username or email might already be taken.',
   registered: 'Registration successful! Please check your email for a verification link.',
   loginRequired: 'Username and password are required.',
@@ -35,20 +30,11 @@ export const MSG = {
   tooManyRequests: 'Too many requests. Please wait before trying again.',
 } as const;
 
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
-/** RFC 5321's limit on a forward path. */
-export const MAX_EMAIL_LENGTH = 254;
-
-export const usernameField = z.string().trim().regex(USERNAME_PATTERN, MSG.usernameInvalid);
-
-export const emailField = z
-  .string()
-  .trim()
-  .max(MAX_EMAIL_LENGTH, MSG.emailInvalid)
-  .pipe(z.email({ error: MSG.emailInvalid }));
-
-/** A new password: checked for length only (SPEC.md §5), never trimmed or truncated. */
-export const newPasswordField = z
-  .string()
-  .min(MIN_PASSWORD_LENGTH, MSG.passwordTooShort)
-  .max(MAX_PASSWORD_LENGTH, MSG.passwordTooLong);
+// The field rules live in src/shared/account.ts, where the client's forms use them too.
+export {
+  emailField,
+  MAX_EMAIL_LENGTH,
+  newPasswordField,
+  USERNAME_PATTERN,
+  usernameField,
+} from '../../shared/account.ts';

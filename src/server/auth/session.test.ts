@@ -35,7 +35,7 @@ describe('GET /api/check_session.php', () => {
     const { user, cookie } = await createLoggedInUser(t);
     const res = await get('/api/check_session.php', cookie);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ loggedIn: true, username: user.username });
+    expect(res.json()).toEqual({ loggedIn: true, username: user.username, email: user.email });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 });

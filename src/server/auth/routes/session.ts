@@ -18,7 +18,8 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext) {
       clearSessionCookie(reply, ctx.config);
       return reply.code(401).send({ loggedIn: false });
     }
-    return { loggedIn: true, username: user.username };
+    // The email too, for the customer's own forms (the contact form is filled in with it).
+    return { loggedIn: true, username: user.username, email: user.email };
   });
   methodNotAllowed(app, '/api/check_session.php', ['GET']);
 

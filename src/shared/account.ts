@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './catalog.ts';
+
+// The account fields' rules (DESIGN.md §5), one source for the server's routes and the client's forms, so
+// the register form shows exactly the server's reasons, every field at once.
+
+export const ACCOUNT_MSG = {
+  usernameInvalid:
+    'Username must be 3-32 characters long and use only letters, digits, dots, dashes or underscores.',
+  emailInvalid: 'Please enter a valid email address.',
+  passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
+  passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`,
+} as const;
+
+export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
+/** RFC 5321's limit on a forward path. */
+export const MAX_EMAIL_LENGTH = 254;
+
+export const usernameField = z.string().trim().regex(USERNAME_PATTERN, ACCOUNT_MSG.usernameInvalid);
+
+export const emailField = z
+  .string()
+  .trim()
+  .max(MAX_EMAIL_LENGTH, ACCOUNT_MSG.emailInvalid)
+  .pipe(z.email({ error: ACCOUNT_MSG.emailInvalid }));
+
+/** A new password: checked for length only (SPEC.md §5), never trimmed or truncated. */
+export const newPasswordField = z
+  .string()
+  .min(MIN_PASSWORD_LENGTH, ACCOUNT_MSG.passwordTooShort)
+  .max(MAX_PASSWORD_LENGTH, ACCOUNT_MSG.passwordTooLong);
+
+export const registerFields = z.object({
+  username: usernameField,
+  email: emailField,
+  password: newPasswordField,
+});
+
+/** Every field's first problem, by field name: what a form shows next to each field. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '');
+    out[key] ??= issue.message;
+  }
+  return out;
+}

@@ -1,4 +1,5 @@
 import { type DragEvent, useId, useRef, useState } from 'react';
+import { useCoarsePointer } from '../ui/useCoarsePointer.ts';
 
 const hasFiles = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 
@@ -24,6 +25,7 @@ function UploadIcon() {
 
 /** Drag and drop, or a real file input behind a visible "Choose files" label (keyboard: Tab, then Space). */
 export function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
+  const touch = useCoarsePointer();
   const inputId = useId();
   const hintId = `${inputId}-hint`;
   const [over, setOver] = useState(false);
@@ -56,7 +58,13 @@ export function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
       }}
     >
       <UploadIcon />
-      <p className="drop-title">{over ? 'Drop to upload' : 'Drag and drop your 3D models here'}</p>
+      <p className="drop-title">
+        {over
+          ? 'Drop to upload'
+          : touch
+            ? 'Choose your 3D models to upload'
+            : 'Drag and drop your 3D models here'}
+      </p>
       <p className="drop-hint" id={hintId}>
         STL or OBJ, up to 64 MB each
       </p>

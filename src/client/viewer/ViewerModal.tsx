@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import { useCoarsePointer } from '../ui/useCoarsePointer.ts';
 
 import { fetchWithProgress, loadedText, percentOf } from './fetch-progress.ts';
 import { parseModel } from './load-model.ts';
@@ -42,6 +43,7 @@ export default function ViewerModal({
 }) {
   const titleId = useId();
   const hintId = `${titleId}-hint`;
+  const touch = useCoarsePointer();
   const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -197,7 +199,9 @@ export default function ViewerModal({
 
         <footer className="viewer-foot">
           <p className="viewer-hint" id={hintId}>
-            Drag to turn, scroll or pinch to zoom, right-drag to move.
+            {touch
+              ? 'Drag with one finger to turn, pinch to zoom, drag with two fingers to move.'
+              : 'Drag to turn, scroll or pinch to zoom, right-drag to move.'}
             {ready && ` Grid squares are ${phase.cell} mm.`}
           </p>
           <button

@@ -262,7 +262,11 @@ describe('POST /api/uploads: dedupe by content hash', () => {
     const otherVisitor = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }));
     for (const res of [fromUser, otherVisitor]) {
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toEqual({ ...first.json(), id: res.json().id, previewImage: res.json().previewImage });
+      expect(res.json()).toEqual({
+        ...first.json(),
+        id: res.json().id,
+        previewImage: res.json().previewImage,
+      });
     }
     const rows = await t.database.db.select().from(models);
     expect(rows).toHaveLength(3);

@@ -14,6 +14,7 @@ import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { claimRequestModels } from './models/claim.ts';
+import { clearVisitorCookie } from './models/owner.ts';
 import { modelsPlugin } from './models/plugin.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { bodyGuard } from './plugins/body-guard.ts';
@@ -84,6 +85,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onLogin: async (userId, req) => {
       await claimRequestModels(ctx.db, req, userId);
     },
+    // The next person to log in on a shared browser does not inherit its earlier visitor's uploads.
+    onLogout: (_req, reply) => clearVisitorCookie(reply, config.secureCookies),
   });
   await app.register(contactRoutes, { ctx });
   await app.register(modelsPlugin, { ctx });

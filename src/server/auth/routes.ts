@@ -8,10 +8,11 @@ import { loginRoute, type OnLogin } from './routes/login.ts';
 import { passwordResetRoutes } from './routes/password-reset.ts';
 import { registerRoute } from './routes/register.ts';
 import { resendVerificationRoute } from './routes/resend-verification.ts';
-import { sessionRoutes } from './routes/session.ts';
+import { type OnLogout, sessionRoutes } from './routes/session.ts';
 import { verifyEmailRoute } from './routes/verify-email.ts';
 
 export type { OnLogin } from './routes/login.ts';
+export type { OnLogout } from './routes/session.ts';
 
 /** Failed logins per username before a 429, and the window they count in (before RATE_LIMIT_SCALE). */
 export const FAILED_LOGINS_MAX = 5;
@@ -21,6 +22,8 @@ export type AuthRoutesOptions = {
   ctx: AppContext;
   /** Runs after every successful login (e.g. moving a visitor's uploads to the account). */
   onLogin?: OnLogin;
+  /** Runs at every logout (e.g. ending the browser's visitor cookie). */
+  onLogout?: OnLogout;
   /** The failed-login throttle; in process by default, in this Redis when given one. */
   loginLimiter?: AttemptLimiter;
   redis?: { client: Redis; prefix: string } | undefined;
@@ -39,6 +42,6 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   verifyEmailRoute(app, ctx);
   resendVerificationRoute(app, ctx);
   loginRoute(app, ctx, { limiter, onLogin: opts.onLogin });
-  sessionRoutes(app, ctx);
+  sessionRoutes(app, ctx, { onLogout: opts.onLogout });
   passwordResetRoutes(app, ctx, { limiter });
 }

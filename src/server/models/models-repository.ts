@@ -183,15 +183,15 @@ export async function ipUploadStats(db: Db, uploadIpHash: string, since: Date): 
 }
 
 /**
- * Moves a browser's models to an account (call it at login, with the `visitor` cookie's raw value or its
- * stored hash). Answers how many moved; the browser no longer owns them on its own afterwards.
+ * Moves a browser's models to an account (call it at login, with the `visitor` cookie's raw value; the
+ * stored hash is refused). Answers how many moved; the browser no longer owns them on its own afterwards.
  */
 export async function claimVisitorModels(
   db: Db,
-  visitorHashOrCookie: string | null | undefined,
+  visitorCookie: string | null | undefined,
   userId: number,
 ): Promise<number> {
-  const hash = toVisitorHash(visitorHashOrCookie);
+  const hash = toVisitorHash(visitorCookie);
   if (hash === null) return 0;
   const moved = await db
     .update(models)

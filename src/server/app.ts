@@ -19,7 +19,7 @@ import { modelsPlugin } from './models/plugin.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { bodyGuard } from './plugins/body-guard.ts';
 import { clientStatic } from './plugins/client-static.ts';
-import { errorHandler } from './plugins/error-handler.ts';
+import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { quoteRoute } from './pricing/quote-route.ts';
@@ -53,6 +53,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that does not decode: 400 in the shop's { error } shape, not Fastify's own.
+    frameworkErrors,
   });
   // Only JSON (and multipart for uploads) carries a body: text/plain is a classic CSRF vector (415).
   app.removeContentTypeParser('text/plain');

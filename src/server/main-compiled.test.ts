@@ -65,7 +65,7 @@ describe('the compiled server (npm start)', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     const form = new FormData();
-    form.append('file', new Blob([boxStl(20, 10, 5)]), 'box.stl');
+    form.append('file', new Blob([Buffer.from(boxStl(20, 10, 5))]), 'box.stl');
     const upload = await fetch(`${url}/api/uploads`, {
       method: 'POST',
       body: form,

@@ -19,6 +19,8 @@ describe('security headers (SECURITY.md 17)', () => {
     const res = await t.app.inject('/healthz');
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("frame-ancestors 'none'");
+    // The older header says the same as the CSP: no framing at all, not even by the shop itself.
+    expect(res.headers['x-frame-options']).toBe('DENY');
     expect(csp).toContain("object-src 'none'");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');

@@ -16,11 +16,12 @@ import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { claimRequestModels } from './models/claim.ts';
+import { clearVisitorCookie } from './models/owner.ts';
 import { modelsPlugin } from './models/plugin.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { bodyGuard } from './plugins/body-guard.ts';
 import { clientStatic } from './plugins/client-static.ts';
-import { errorHandler } from './plugins/error-handler.ts';
+import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { quoteRoute } from './pricing/quote-route.ts';
@@ -56,6 +57,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL that does not decode: 400 in the shop's { error } shape, not Fastify's own.
+    frameworkErrors,
   });
   // Only JSON (and multipart for uploads) carries a body: text/plain is a classic CSRF vector (415).
   app.removeContentTypeParser('text/plain');
@@ -88,6 +91,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     onLogin: async (userId, req) => {
       await claimRequestModels(ctx.db, req, userId);
     },
+    // The next person to log in on a shared browser does not inherit its earlier visitor's uploads.
+    onLogout: (_req, reply) => clearVisitorCookie(reply, config.secureCookies),
   });
   await app.register(contactRoutes, { ctx });
   await app.register(modelsPlugin, { ctx });

@@ -4,13 +4,14 @@ import { emailTokens, outbox } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import type { TokenPurpose } from './email-tokens-repository.ts';
 import { RESET_MAILS_PER_HOUR } from './password-reset-service.ts';
-import { FAILED_LOGINS_MAX } from './routes.ts';
+import { DISTRIBUTED_FAILED_LOGINS_MAX, FAILED_LOGINS_MAX } from './routes.ts';
 import { MSG } from './schemas.ts';
 import { createUser, postJson } from './testing.ts';
 import { VERIFY_MAILS_PER_HOUR } from './verification-service.ts';
 
 // The per-account caps under a burst: N requests for one account at the same moment, each from its own
-// address (the per-IP limits stay out of the way, as with an attacker on many IPs). Without the per-account
+// address (the per-IP limits stay out of the way, as with an attacker on many IPs), or, for the login
+// throttle's per-client count, all from one. Without the per-account
 // lock the mail caps only break on PostgreSQL (PGlite runs one transaction at a time); the login throttle
 // is in process and broke on both.
 
@@ -26,9 +27,10 @@ afterAll(() => t.close());
 let ip = 0;
 const nextAddress = () => `10.9.${Math.floor(++ip / 250)}.${ip % 250}`;
 
-function burst(url: string, body: unknown) {
+/** `n` requests at once, each from its own address unless `from` names one for all. */
+function burst(url: string, body: unknown, from?: string, n = N) {
   return Promise.all(
-    Array.from({ length: N }, () => postJson(t, url, body, {}, { remoteAddress: nextAddress() })),
+    Array.from({ length: n }, () => postJson(t, url, body, {}, { remoteAddress: from ?? nextAddress() })),
   );
 }
 
@@ -87,9 +89,14 @@ describe('per-account mail caps under concurrent requests', () => {
 });
 
 describe('failed-login throttle under concurrent requests', () => {
-  it(`${N} wrong passwords at once: exactly ${FAILED_LOGINS_MAX} are checked, the rest get 429`, async () => {
+  it(`${N} wrong passwords at once from one address: exactly ${FAILED_LOGINS_MAX} are checked, the rest get 429`, async () => {
     const { user, password } = await createUser(t.database.db);
-    const responses = await burst('/api/login.php', { username: user.username, password: 'wrong-password' });
+    const from = nextAddress();
+    const responses = await burst(
+      '/api/login.php',
+      { username: user.username, password: 'wrong-password' },
+      from,
+    );
     const codes = responses.map((r) => r.statusCode).sort();
     expect(codes).toEqual([
       ...Array<number>(FAILED_LOGINS_MAX).fill(401),
@@ -99,40 +106,71 @@ describe('failed-login throttle under concurrent requests', () => {
       expect(res.json()).toEqual({ error: MSG.loginThrottled });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
-    // The right password waits too, and the account is free again after the window.
-    const blocked = await postJson(t, '/api/login.php', { username: user.username, password });
+    // The right password waits too from that address, and is free again after the window.
+    const blocked = await postJson(
+      t,
+      '/api/login.php',
+      { username: user.username, password },
+      {},
+      { remoteAddress: from },
+    );
     expect(blocked.statusCode).toBe(429);
     t.advance(Number(blocked.headers['retry-after']) * 1000);
-    expect((await postJson(t, '/api/login.php', { username: user.username, password })).statusCode).toBe(200);
+    const later = await postJson(
+      t,
+      '/api/login.php',
+      { username: user.username, password },
+      {},
+      { remoteAddress: from },
+    );
+    expect(later.statusCode).toBe(200);
+  });
+
+  it(`${DISTRIBUTED_FAILED_LOGINS_MAX + N} wrong passwords at once from as many addresses: exactly ${DISTRIBUTED_FAILED_LOGINS_MAX} are checked`, async () => {
+    const { user } = await createUser(t.database.db);
+    const n = DISTRIBUTED_FAILED_LOGINS_MAX + N;
+    const responses = await burst(
+      '/api/login.php',
+      { username: user.username, password: 'wrong!' },
+      undefined,
+      n,
+    );
+    const codes = responses.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([
+      ...Array<number>(DISTRIBUTED_FAILED_LOGINS_MAX).fill(401),
+      ...Array<number>(N).fill(429),
+    ]);
   });
 
   // An attempt counts from its start (the check cannot know how a password check still running will end),
   // so a burst of right passwords may meet 429 too; none is a failure once it is done.
   it('a burst of right passwords: at least the allowance logs in, no 401, and nothing stays counted', async () => {
     const { user, password } = await createUser(t.database.db);
-    const codes = (await burst('/api/login.php', { username: user.username, password })).map(
+    const from = nextAddress();
+    const codes = (await burst('/api/login.php', { username: user.username, password }, from)).map(
       (r) => r.statusCode,
     );
     expect(codes.every((c) => c === 200 || c === 429)).toBe(true);
     expect(codes.filter((c) => c === 200).length).toBeGreaterThanOrEqual(FAILED_LOGINS_MAX);
-    await expectFullAllowance(user.username);
+    await expectFullAllowance(user.username, from);
   });
 
   it('a burst of right passwords of an unverified account: 403 (or 429), and nothing stays counted', async () => {
     const { user, password } = await createUser(t.database.db, { verified: false });
-    const codes = (await burst('/api/login.php', { username: user.username, password })).map(
+    const from = nextAddress();
+    const codes = (await burst('/api/login.php', { username: user.username, password }, from)).map(
       (r) => r.statusCode,
     );
     expect(codes.every((c) => c === 403 || c === 429)).toBe(true);
     expect(codes.filter((c) => c === 403).length).toBeGreaterThanOrEqual(FAILED_LOGINS_MAX);
-    await expectFullAllowance(user.username);
+    await expectFullAllowance(user.username, from);
   });
 });
 
-/** `username` has all of its failed-login allowance left: FAILED_LOGINS_MAX 401s, then a 429. */
-async function expectFullAllowance(username: string) {
+/** `username` has all of its failed-login allowance left at `from`: FAILED_LOGINS_MAX 401s, then a 429. */
+async function expectFullAllowance(username: string, from: string) {
   const attempt = () =>
-    postJson(t, '/api/login.php', { username, password: 'nope-nope' }, {}, { remoteAddress: nextAddress() });
+    postJson(t, '/api/login.php', { username, password: 'nope-nope' }, {}, { remoteAddress: from });
   for (let i = 0; i < FAILED_LOGINS_MAX; i++) expect((await attempt()).statusCode).toBe(401);
   expect((await attempt()).statusCode).toBe(429);
 }

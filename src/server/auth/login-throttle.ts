@@ -1,7 +1,9 @@
-// The per-account failed-login throttle (SECURITY.md 6): after `max` failures within `windowMs` for one
-// username, further attempts for it get 429 until the oldest failure leaves the window. Never a permanent
-// lockout. The interface lets a shared store (PostgreSQL, Redis) replace the in-process one for several
-// instances.
+import { createHash } from 'node:crypto';
+
+// The failed-login throttle (SECURITY.md 6): after `max` failures within `windowMs` in one bucket,
+// further attempts in it get 429 until the oldest failure leaves the window. Never a permanent lockout,
+// and no bucket a stranger can fill for the owner (LoginThrottle below). The AttemptLimiter interface lets
+// a shared store (Redis) replace the in-process one for several instances.
 
 export interface AttemptLimiter {
   /**
@@ -65,12 +67,84 @@ export class MemoryAttemptLimiter implements AttemptLimiter {
   }
 }
 
-/** The bucket of a known account. */
-export function accountThrottleKey(userId: number): string {
-  return `user:${userId}`;
+/**
+ * The login name as the throttle knows it: trimmed, lower-cased (usernames and emails are
+ * case-insensitive) and hashed, so that neither the process nor Redis holds the names people typed.
+ */
+export function loginNameKey(login: string): string {
+  return createHash('sha256').update(login.trim().toLowerCase()).digest('base64url').slice(0, 22);
 }
 
-/** The bucket of a name no account has. Usernames and emails are case-insensitive, so is the throttle. */
-export function throttleKey(login: string): string {
-  return login.trim().toLowerCase();
+/** Who is attempting: the client's address bucket, and the nonce of its device cookie for the account. */
+export type LoginClient = { bucket: string; trustedDevice: string | null };
+
+type Taken = { limiter: AttemptLimiter; key: string; onSuccess: 'reset' | 'forgive' };
+
+/** The counts an attempt took, to settle once its outcome is known. */
+export type LoginTicket = { readonly taken: readonly Taken[]; readonly at: Date };
+
+/**
+ * The failed-login throttle (SECURITY.md 6, ASVS 6.3.1) without a lockout switch for strangers. Counts are
+ * kept per login name as typed, never per account: a username and its email have counters of their own,
+ * so throttling one tells nothing about the other, and an unknown name behaves exactly like a known one.
+ *
+ * - A client without a device cookie for the account: `perClient` failures per (address bucket, name),
+ *   and all such clients together `perName` failures per name (the distributed guesser's limit). One
+ *   address can never use up `perName` alone.
+ * - A browser that logged in to the account before (a device cookie, device-cookie.ts): only its own
+ *   `perClient` count, so nobody else's failures lock it out, and a stolen cookie still meets a limit.
+ */
+export class LoginThrottle {
+  constructor(
+    private readonly perClient: AttemptLimiter,
+    private readonly perName: AttemptLimiter,
+  ) {}
+
+  /** Counts an attempt before the password is checked: a ticket, or the milliseconds to wait. */
+  async begin(login: string, client: LoginClient, at: Date): Promise<LoginTicket | { waitMs: number }> {
+    const name = loginNameKey(login);
+    const wanted: Taken[] = client.trustedDevice
+      ? [{ limiter: this.perClient, key: `device:${client.trustedDevice}`, onSuccess: 'reset' }]
+      : [
+          { limiter: this.perClient, key: `client:${client.bucket}:${name}`, onSuccess: 'reset' },
+          // A success is no failure, but it does not clear the other clients' failures either.
+          { limiter: this.perName, key: `name:${name}`, onSuccess: 'forgive' },
+        ];
+    const taken: Taken[] = [];
+    for (const t of wanted) {
+      const waitMs = await t.limiter.take(t.key, at);
+      if (waitMs > 0) {
+        // Refused before anything was checked: what was counted so far is no attempt.
+        await this.forgive({ taken, at });
+        return { waitMs };
+      }
+      taken.push(t);
+    }
+    return { taken, at };
+  }
+
+  /** The right password: this client's failures are forgotten. */
+  async succeeded(ticket: LoginTicket): Promise<void> {
+    for (const t of ticket.taken) {
+      if (t.onSuccess === 'reset') await t.limiter.reset(t.key);
+      else await t.limiter.forgive(t.key, ticket.at);
+    }
+  }
+
+  /** Not a failure (the right password of an unverified account), but earlier failures stay. */
+  async forgive(ticket: LoginTicket): Promise<void> {
+    for (const t of ticket.taken) await t.limiter.forgive(t.key, ticket.at);
+  }
+
+  /**
+   * After a password reset: whoever proved access to the inbox may log in at once from this client, even
+   * after failed attempts, by username or email.
+   */
+  async clear(names: string[], bucket: string): Promise<void> {
+    for (const login of names) {
+      const name = loginNameKey(login);
+      await this.perClient.reset(`client:${bucket}:${name}`);
+      await this.perName.reset(`name:${name}`);
+    }
+  }
 }

@@ -121,35 +121,7 @@ describe('POST /api/login.php', () => {
   });
 });
 
-describe('failed-login throttle (SECURITY.md 6)', () => {
-  it('answers 429 with Retry-After after 5 failures for one username, then lets it try again later', async () => {
-    const { user, password } = await createUser(t.database.db, { username: 'Throttled' });
-    // Failures by username and by email count against the same account.
-    for (let i = 0; i < 5; i++) {
-      const res = await login({ username: i % 2 ? user.email : user.username, password: 'wrong-password' });
-      expect(res.statusCode).toBe(401);
-    }
-    // Even the right password waits, and the case of the name does not matter.
-    const blocked = await login({ username: 'throttled', password });
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toEqual({
-      error: 'Too many failed login attempts for this account. Please wait a while before trying again.',
-    });
-    const retryAfter = Number(blocked.headers['retry-after']);
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    expect(blocked.cookies).toEqual([]);
-
-    // Another account is not affected.
-    const other = await createUser(t.database.db);
-    expect((await login({ username: other.user.username, password: other.password })).statusCode).toBe(200);
-
-    // Not a permanent lockout.
-    t.advance(retryAfter * 1000);
-    const later = await login({ username: user.username, password });
-    expect(later.statusCode).toBe(200);
-  });
-});
+// The failed-login throttle (SECURITY.md 6) has its own file: lockout.test.ts.
 
 describe('the session cookie over HTTPS', () => {
   it('is __Host-session, Secure, HttpOnly, SameSite=Lax, Path=/, without Domain', async () => {

@@ -57,7 +57,7 @@ describe.skipIf(!haveRedis)('RedisAttemptLimiter', () => {
     expect(answers.filter((w) => w === 0)).toHaveLength(5);
   });
 
-  it('backs the login route when REDIS_URL is set: 5 wrong passwords, then 429', async () => {
+  it('backs the login route when REDIS_URL is set: 5 wrong passwords from one address, then 429', async () => {
     const t = await buildTestApp(
       { REDIS_URL: TEST_REDIS_URL },
       { rateLimitNamespace: `test:${randomUUID()}:` },
@@ -72,7 +72,7 @@ describe.skipIf(!haveRedis)('RedisAttemptLimiter', () => {
           { username: user.username, password: 'wrong!' },
           {},
           {
-            remoteAddress: `10.40.0.${i + 1}`,
+            remoteAddress: '10.40.0.1',
           },
         );
         codes.push(res.statusCode);

@@ -57,7 +57,7 @@ describe('templates', () => {
 });
 
 describe('the outbox-file mailer (no SMTP_URL)', () => {
-  it('writes a .eml per mail and logs one line with its first link', async () => {
+  it('writes a .eml per mail and logs one line naming its file, never its link (SECURITY.md 22)', async () => {
     const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
     try {
       const { lines, log } = captureLog();
@@ -86,9 +86,10 @@ describe('the outbox-file mailer (no SMTP_URL)', () => {
       expect(contact?.headers['reply-to']).toBe('bob@example.com');
       const messages = lines.map((l) => JSON.parse(l).msg as string);
       expect(messages).toEqual([
-        `mail to a***@example.com: Verify your email: ${link} (${files[0]})`,
-        `mail to s***@localhost: Contact form: Bob: https://shop.example.com (${files[1]})`,
+        `mail to a***@example.com: Verify your email (${path.join(outboxDir, files[0]!)})`,
+        `mail to s***@localhost: Contact form: Bob (${path.join(outboxDir, files[1]!)})`,
       ]);
+      expect(lines.join('')).not.toContain('tok123');
     } finally {
       fs.rmSync(outboxDir, { recursive: true, force: true });
     }

@@ -38,7 +38,7 @@ function message(config: MailerConfig, mail: OutboxMail) {
   };
 }
 
-/** SMTP when SMTP_URL is set; otherwise `.eml` files in DATA_DIR/outbox and one log line with the mail's link. */
+/** SMTP when SMTP_URL is set; otherwise `.eml` files in DATA_DIR/outbox and one log line naming the file. */
 export function createMailer(config: MailerConfig, log: FastifyBaseLogger): Mailer {
   return config.smtpUrl ? smtpMailer(config, config.smtpUrl) : outboxFileMailer(config, log);
 }
@@ -72,11 +72,9 @@ function outboxFileMailer(config: MailerConfig, log: FastifyBaseLogger): Mailer 
       // Written whole, then renamed: a reader never sees half a mail.
       await fs.writeFile(`${file}.tmp`, info.message as Buffer);
       await fs.rename(`${file}.tmp`, file);
-      const link = firstLink(mail.text);
-      // The one log line allowed to hold a link with a token: the local stand-in for an inbox.
-      log.info(
-        `mail to ${maskEmail(mail.to)}: ${mail.subject}${link ? `: ${link}` : ''} (${path.basename(file)})`,
-      );
+      // Where to read it, never its link: a reset or verification token in the log would let anyone who
+      // reads the log take over the account (SECURITY.md 22). The file itself is the local inbox.
+      log.info(`mail to ${maskEmail(mail.to)}: ${mail.subject} (${file})`);
     },
     close: () => transport.close(),
   };

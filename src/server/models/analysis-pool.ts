@@ -36,12 +36,22 @@ function isOutOfMemory(err: unknown): boolean {
   return e?.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory/i.test(String(e?.message));
 }
 
+/**
+ * The worker's entry beside this module: compiled JavaScript (dist/, `npm start`) loads the compiled
+ * worker directly; TypeScript run through tsx (`npm run serve`, tests) loads analyze-worker.mjs, which
+ * registers tsx in the worker thread first.
+ */
+export function workerFile(moduleUrl: string): string {
+  const compiled = new URL(moduleUrl).pathname.endsWith('.js');
+  return new URL(compiled ? './analyze-worker.js' : './analyze-worker.mjs', moduleUrl).href;
+}
+
 export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisPool {
   const cpus = os.availableParallelism();
   const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
   const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
   const pool = new Piscina<AnalyzeTask, AnalyzeResult>({
-    filename: new URL('./analyze-worker.mjs', import.meta.url).href,
+    filename: workerFile(import.meta.url),
     minThreads: 0,
     maxThreads,
     // Threads live on for a while after a model, so the next one does not pay for a start-up.

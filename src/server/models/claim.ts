@@ -5,7 +5,7 @@ import { VISITOR_COOKIE } from './owner.ts';
 
 /**
  * At login (and registration, if it logs in): the models this browser uploaded while logged out become
- * the account's. Answers how many moved. `claimVisitorModels` does the same from a cookie value or hash.
+ * the account's. Answers how many moved. `claimVisitorModels` does the same from a raw cookie value.
  */
 export function claimRequestModels(db: Db, req: FastifyRequest, userId: number): Promise<number> {
   return claimVisitorModels(db, req.cookies[VISITOR_COOKIE], userId);

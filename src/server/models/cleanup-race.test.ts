@@ -30,7 +30,6 @@ let store: LocalFileStore;
 let clock: number;
 const silentLog = { error() {}, warn() {} } as unknown as UploadDeps['log'];
 const alice: Owner = { userId: null, visitorHash: 'a'.repeat(64) };
-const carol: Owner = { userId: null, visitorHash: 'c'.repeat(64) };
 const bytes = boxStl(10, 20, 30);
 
 beforeAll(async () => {
@@ -76,11 +75,14 @@ const pool: AnalysisPool = {
   close: async () => {},
 };
 
-const received = () => receivedUpload(dir, bytes, 'part.stl');
-
-function upload(owner: Owner, beforeReuse?: UploadDeps['beforeReuse']): Promise<Model> {
+function upload(
+  owner: Owner,
+  beforeReuse?: UploadDeps['beforeReuse'],
+  fileName = 'part.stl',
+): Promise<Model> {
   const deps: UploadDeps = { db: database.db, store, pool, now: () => new Date(clock), log: silentLog };
-  return createModelFromUpload({ ...deps, ...(beforeReuse ? { beforeReuse } : {}) }, received(), owner);
+  const received = receivedUpload(dir, bytes, fileName);
+  return createModelFromUpload({ ...deps, ...(beforeReuse ? { beforeReuse } : {}) }, received, owner);
 }
 
 function cleanup(hooks: Pick<CleanupDeps, 'beforeDelete' | 'beforeFileDelete'> = {}) {
@@ -104,7 +106,7 @@ async function expectServable(model: Model) {
 describe('cleanup racing a re-upload of the same bytes', () => {
   it('a row touched after the cleanup chose it is not deleted (the DELETE re-checks), nor its file', async () => {
     const old = await upload(alice);
-    const oldCopy = await upload(carol); // shares the stored file
+    const oldCopy = await upload(alice, undefined, 'copy.stl'); // shares the stored file
     expect(oldCopy.storageKey).toBe(old.storageKey);
     clock += RETENTION + HOUR;
 
@@ -115,22 +117,22 @@ describe('cleanup racing a re-upload of the same bytes', () => {
     expect(again.id).toBe(old.id);
     pause.open();
 
-    // carol's copy went; alice's touched row, and the file it shares, stay.
+    // The copy went; the touched row, and the file it shares, stay.
     expect(await run).toEqual({ models: 1, files: 0, tempFiles: 0 });
     expect(await findModel(database.db, oldCopy.id)).toBeUndefined();
     await expectServable(again);
   });
 
-  for (const [who, owner] of [
-    ['the same visitor (the touch path)', alice],
-    ['another visitor (the shared-file path)', carol],
+  for (const [who, fileName] of [
+    ['the same name (the touch path)', 'part.stl'],
+    ['another name (the shared-file path)', 'other.stl'],
   ] as const) {
     it(`${who}: an upload that found the old row after the cleanup saw its file unused gets a new file`, async () => {
       const old = await upload(alice);
       clock += RETENTION + HOUR;
 
       const found = gate();
-      const uploading = upload(owner, found.wait);
+      const uploading = upload(alice, found.wait, fileName);
       await found.reached; // the upload has found alice's old row and means to reuse it
       const unused = gate();
       const run = cleanup({ beforeFileDelete: unused.wait });
@@ -151,7 +153,7 @@ describe('cleanup racing a re-upload of the same bytes', () => {
       clock += RETENTION + HOUR;
 
       const found = gate();
-      const uploading = upload(owner, found.wait);
+      const uploading = upload(alice, found.wait, fileName);
       await found.reached;
       expect(await cleanup()).toEqual({ models: 1, files: 2, tempFiles: 0 });
       found.open();
@@ -218,7 +220,7 @@ describe.runIf(inject('pgTemplateUrl'))('the same race with real concurrency (Po
       const sharing = insertSharingFile(database.db, old.id, {
         ...copy,
         id: `${old.id}x`,
-        ownerVisitorHash: carol.visitorHash,
+        fileName: 'copy.stl',
       });
       await untilWaitingForLock();
       await client.query('commit');

@@ -103,6 +103,8 @@ describe('model access (SECURITY.md 20)', () => {
     expect(await claimVisitorModels(t.database.db, raw, user.id)).toBe(1);
     expect(await claimVisitorModels(t.database.db, raw, user.id)).toBe(0);
     expect(await claimVisitorModels(t.database.db, 'garbage', user.id)).toBe(0);
+    // The stored hash is not a cookie (issue 15.5).
+    expect(await claimVisitorModels(t.database.db, 'a'.repeat(64), user.id)).toBe(0);
     expect((await get(`/api/models/${res.json().id}`, user.cookie)).statusCode).toBe(200);
     // The browser alone (logged out) no longer holds it.
     expect((await get(`/api/models/${res.json().id}`, browser)).statusCode).toBe(404);

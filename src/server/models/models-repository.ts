@@ -89,15 +89,26 @@ export async function findOwnedUpload(
   return row;
 }
 
-/** Any row of the same bytes read the same way (whoever owns it): its file and analysis can be reused. */
+/**
+ * The owner's row of the same bytes read the same way (another name, a scaled copy): its file and analysis
+ * can be reused. Never another owner's: how fast an upload answers must not tell whether someone else
+ * uploaded the same design.
+ */
 export async function findSameContent(
   db: Db,
+  owner: Owner,
   file: { contentHash: string; extension: ModelExtension },
 ): Promise<Model | undefined> {
   const [row] = await db
     .select()
     .from(models)
-    .where(and(eq(models.contentHash, file.contentHash), inArray(models.format, formatsOf(file.extension))))
+    .where(
+      and(
+        ownedBy(owner),
+        eq(models.contentHash, file.contentHash),
+        inArray(models.format, formatsOf(file.extension)),
+      ),
+    )
     // An unscaled row first (its numbers need no dividing back), then the newest (furthest from cleanup).
     .orderBy(sql`abs(${models.scale} - 1)`, desc(models.createdAt))
     .limit(1);
@@ -172,15 +183,15 @@ export async function ipUploadStats(db: Db, uploadIpHash: string, since: Date): 
 }
 
 /**
- * Moves a browser's models to an account (call it at login, with the `visitor` cookie's raw value or its
- * stored hash). Answers how many moved; the browser no longer owns them on its own afterwards.
+ * Moves a browser's models to an account (call it at login, with the `visitor` cookie's raw value; the
+ * stored hash is refused). Answers how many moved; the browser no longer owns them on its own afterwards.
  */
 export async function claimVisitorModels(
   db: Db,
-  visitorHashOrCookie: string | null | undefined,
+  visitorCookie: string | null | undefined,
   userId: number,
 ): Promise<number> {
-  const hash = toVisitorHash(visitorHashOrCookie);
+  const hash = toVisitorHash(visitorCookie);
   if (hash === null) return 0;
   const moved = await db
     .update(models)

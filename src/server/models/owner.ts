@@ -8,7 +8,6 @@ import { getSessionUser } from '../auth/session-plugin.ts';
 export const VISITOR_COOKIE = 'visitor';
 const VISITOR_MAX_AGE_S = 365 * 24 * 3600;
 const VISITOR_TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const VISITOR_HASH = /^[0-9a-f]{64}$/;
 
 export type Viewer = { userId: number | null; isAdmin: boolean; visitorHash: string | null };
 /** Who a new model belongs to: the account when logged in, else the browser. */
@@ -18,17 +17,18 @@ export function hashVisitorToken(token: string): string {
   return createHash('sha256').update(`visitor:${token}`).digest('hex');
 }
 
-/** A stored visitor hash as is, or the hash of a raw cookie value; null for anything else. */
-export function toVisitorHash(hashOrCookie: string | null | undefined): string | null {
-  if (typeof hashOrCookie !== 'string') return null;
-  if (VISITOR_HASH.test(hashOrCookie)) return hashOrCookie;
-  if (VISITOR_TOKEN.test(hashOrCookie)) return hashVisitorToken(hashOrCookie);
-  return null;
+/**
+ * The hash of a raw `visitor` cookie value; null for anything else. A 64-hex value is refused even though
+ * it looks like what the database keeps: the stored hash must never work as the cookie itself.
+ */
+export function toVisitorHash(cookieValue: string | null | undefined): string | null {
+  return typeof cookieValue === 'string' && VISITOR_TOKEN.test(cookieValue)
+    ? hashVisitorToken(cookieValue)
+    : null;
 }
 
 export function readVisitorHash(req: FastifyRequest): string | null {
-  const token = req.cookies[VISITOR_COOKIE];
-  return typeof token === 'string' && VISITOR_TOKEN.test(token) ? hashVisitorToken(token) : null;
+  return toVisitorHash(req.cookies[VISITOR_COOKIE]);
 }
 
 /** The browser's visitor hash, giving it a cookie first if it has none (or a malformed one). */
@@ -36,14 +36,20 @@ export function ensureVisitorHash(req: FastifyRequest, reply: FastifyReply, secu
   const existing = readVisitorHash(req);
   if (existing) return existing;
   const token = randomBytes(32).toString('base64url');
-  reply.setCookie(VISITOR_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: VISITOR_MAX_AGE_S,
-  });
+  reply.setCookie(VISITOR_COOKIE, token, { ...visitorCookieOptions(secure), maxAge: VISITOR_MAX_AGE_S });
   return hashVisitorToken(token);
+}
+
+/**
+ * Ends the browser's visitor cookie (at logout): the next person to log in on a shared browser does not
+ * inherit what was uploaded here before. The browser's next upload gets a new cookie.
+ */
+export function clearVisitorCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(VISITOR_COOKIE, visitorCookieOptions(secure));
+}
+
+function visitorCookieOptions(secure: boolean) {
+  return { path: '/', httpOnly: true, sameSite: 'lax' as const, secure };
 }
 
 /** The logged-in user: the auth feature's session helper (one lookup per request). */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { installSecret } from './upload-ip.ts';
+import { cachedInstallSecret } from '../db/install-secret.ts';
 
 // Previews are private (owner, order owner, staff), but a mail client and Stripe's hosted checkout fetch
 // them without the customer's cookie. They get a link signed with a per-install key that opens one
@@ -21,12 +21,7 @@ export type PreviewLinks = {
 };
 
 export function createPreviewLinks(db: Db, publicUrl: string): PreviewLinks {
-  let key: Promise<string> | null = null;
-  const keyOnce = () =>
-    (key ??= installSecret(db, SECRET_NAME).catch((err: unknown) => {
-      key = null;
-      throw err;
-    }));
+  const keyOnce = cachedInstallSecret(db, SECRET_NAME);
   const mac = async (modelId: string, exp: number) =>
     createHmac('sha256', await keyOnce())
       .update(`${modelId}:${exp}`)

@@ -52,6 +52,14 @@ async function drain(part: MultipartFile): Promise<void> {
   await finished(part.file).catch(() => {});
 }
 
+const MALFORMED = 'The upload is not a valid multipart/form-data request.';
+
+/** busboy's errors for a Content-Type it cannot parse: plain Errors with no status or code of their own. */
+function isMalformedMultipart(err: unknown): boolean {
+  if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return false;
+  return /^(Multipart: Boundary not found|Unsupported Content-Type|Missing Content-Type)/i.test(err.message);
+}
+
 export async function receiveUpload(
   req: FastifyRequest,
   tmpDir: string,
@@ -60,7 +68,15 @@ export async function receiveUpload(
   if (!req.isMultipart()) {
     throw new HttpError(415, `Send the model as multipart/form-data in the field "${UPLOAD_FIELD}".`);
   }
-  const part = await req.file();
+  const part = await req.file().catch((err: unknown) => {
+    // The parser refuses the request's own headers (no boundary, a malformed type): the client's error,
+    // told as one, not a 500 with a stack in the log.
+    if (isMalformedMultipart(err)) {
+      req.log.info({ reason: (err as Error).message }, 'malformed multipart request refused');
+      throw new HttpError(400, MALFORMED);
+    }
+    throw err;
+  });
   if (!part) throw new HttpError(400, 'No file was sent.');
   if (part.fieldname !== UPLOAD_FIELD) {
     await drain(part);

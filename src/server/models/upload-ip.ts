@@ -1,7 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { createHmac } from 'node:crypto';
 import type { Db } from '../db/client.ts';
-import { installSecrets } from '../db/schema.ts';
+import { cachedInstallSecret } from '../db/install-secret.ts';
 import { clientBucket } from '../http/client-key.ts';
 
 // The per-IP upload quota counts models by the client's address bucket (an IPv4 address, an IPv6 /64,
@@ -11,32 +10,13 @@ import { clientBucket } from '../http/client-key.ts';
 
 const SECRET_NAME = 'upload-ip';
 
-/** The named secret, made (32 random bytes, hex) by whichever instance asks first. */
-export async function installSecret(db: Db, name: string): Promise<string> {
-  await db
-    .insert(installSecrets)
-    .values({ name, value: randomBytes(32).toString('hex') })
-    .onConflictDoNothing({ target: installSecrets.name });
-  const [row] = await db
-    .select({ value: installSecrets.value })
-    .from(installSecrets)
-    .where(eq(installSecrets.name, name))
-    .limit(1);
-  if (!row) throw new Error(`install secret ${name} is missing`);
-  return row.value;
-}
-
 export type UploadIpHasher = (ip: string) => Promise<string>;
 
 /** `req.ip` -> the stored hash of its bucket; the key is read once and kept. */
 export function createUploadIpHasher(db: Db): UploadIpHasher {
-  let key: Promise<string> | null = null;
+  const key = cachedInstallSecret(db, SECRET_NAME);
   return async (ip) => {
-    key ??= installSecret(db, SECRET_NAME).catch((err: unknown) => {
-      key = null; // Ask again next time rather than keep a failure.
-      throw err;
-    });
-    return createHmac('sha256', await key)
+    return createHmac('sha256', await key())
       .update(clientBucket(ip))
       .digest('hex');
   };

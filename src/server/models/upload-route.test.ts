@@ -6,7 +6,7 @@ import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import { modelPayload } from '../../shared/models.ts';
 import { models } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
-import { boxStl, cookieFrom, filesIn, multipartBody, uploadRequest } from './testing.ts';
+import { boxStl, cookieFrom, filesIn, makeUser, multipartBody, uploadRequest } from './testing.ts';
 
 let t: TestApp;
 let filesDir: string;
@@ -249,7 +249,7 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
 describe('POST /api/uploads: dedupe by content hash', () => {
   beforeEach(reset);
 
-  it('gives the same model for the same bytes again, a new model sharing the file otherwise', async () => {
+  it('gives the same model for the same bytes again, a new model sharing the file under another name', async () => {
     const bytes = boxStl(40, 30, 20);
     const first = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }));
     const cookie = cookieFrom(first);
@@ -257,20 +257,41 @@ describe('POST /api/uploads: dedupe by content hash', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json().id).toBe(first.json().id);
     const renamed = await t.app.inject(uploadRequest({ fileName: 'b.stl', bytes }, cookie));
+    expect(renamed.statusCode).toBe(201);
     expect(renamed.json().id).not.toBe(first.json().id);
-    const otherVisitor = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }));
-    expect(otherVisitor.statusCode).toBe(201);
-    expect(otherVisitor.json().id).not.toBe(first.json().id);
-    expect(otherVisitor.json()).toEqual({
+    expect(renamed.json()).toEqual({
       ...first.json(),
-      id: otherVisitor.json().id,
-      previewImage: otherVisitor.json().previewImage,
+      id: renamed.json().id,
+      fileName: 'b.stl',
+      previewImage: renamed.json().previewImage,
     });
-    // One stored file and one preview for all of them.
+    // One stored file and one preview for both.
     expect(filesIn(filesDir)).toHaveLength(2);
     const rows = await t.database.db.select().from(models);
-    expect(rows).toHaveLength(3);
+    expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.storageKey)).size).toBe(1);
+  });
+
+  it('analyses the same bytes from an unrelated visitor anew: no row or file of another owner is reused', async () => {
+    const bytes = boxStl(40, 30, 20);
+    const first = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }));
+    const user = await makeUser(t);
+    const fromUser = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }, user.cookie));
+    const otherVisitor = await t.app.inject(uploadRequest({ fileName: 'a.stl', bytes }));
+    for (const res of [fromUser, otherVisitor]) {
+      expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({
+        ...first.json(),
+        id: res.json().id,
+        previewImage: res.json().previewImage,
+      });
+    }
+    const rows = await t.database.db.select().from(models);
+    expect(rows).toHaveLength(3);
+    // Three owners, three stored files and three previews: nothing is shared between them.
+    expect(new Set(rows.map((r) => r.storageKey)).size).toBe(3);
+    expect(new Set(rows.map((r) => r.previewKey)).size).toBe(3);
+    expect(filesIn(filesDir)).toHaveLength(6);
     // The other visitor cannot read the first one's model for sharing its bytes.
     const peek = await t.app.inject({
       url: `/api/models/${first.json().id}`,

@@ -17,8 +17,8 @@ import {
 import type { Owner } from './owner.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 
-// From a received temp file to a model row: reuse what the same bytes already gave (content-hash dedupe),
-// else analyse in the worker pool, store the file and preview under random keys, and insert the row.
+// From a received temp file to a model row: reuse what the same bytes already gave this owner (content-hash
+// dedupe, never across owners: see findSameContent), else analyse in the worker pool, store the file and preview under random keys, and insert the row.
 // Any failure leaves nothing behind: no row, no stored file (the caller removes the temp file).
 // Reuse is safe against the cleanup job deleting the same rows and files at the same moment: a row is
 // reused only through a statement that locks it (touchModel, insertSharingFile), and the cleanup re-checks
@@ -114,7 +114,7 @@ async function createAnalysed(
   }
 }
 
-/** A new row for this owner sharing the stored file, preview and analysis of `same`; undefined if it is gone. */
+/** A new row for this owner sharing the stored file, preview and analysis of its own `same`; undefined if it is gone. */
 async function createFromSame(
   deps: UploadDeps,
   upload: ReceivedUpload,
@@ -169,7 +169,7 @@ export async function createModelFromUpload(
       (await touchModel(deps.db, own.id, deps.now(), source.ipHash));
     if (again) return again;
   }
-  const same = await findSameContent(deps.db, upload);
+  const same = await findSameContent(deps.db, owner, upload);
   if (same) {
     await deps.beforeReuse?.(same);
     const shared = await createFromSame(deps, upload, owner, source, same);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 
@@ -28,6 +28,27 @@ export function describeZodError(err: ZodError): string {
   if (!issue) return 'The request is not valid.';
   const where = issue.path.join('.');
   return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Fastify's `frameworkErrors`: what fails before a route is found (a URL that does not decode, a parameter
+ * too long) gets the shop's `{ error }` shape and an info line, like any other bad request, not Fastify's
+ * own error object. Given to Fastify() in app.ts, since it acts before any plugin's hooks.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const status = err.code === 'FST_ERR_BAD_URL' ? 400 : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 500;
+  if (status >= 500) {
+    req.log.error({ err }, 'request failed before routing');
+    void reply.code(500).send({ error: 'Something went wrong on our side. Please try again later.' });
+    return;
+  }
+  req.log.info({ code: err.code }, 'malformed request refused');
+  void reply
+    .code(status)
+    .header('x-content-type-options', 'nosniff')
+    .send({
+      error: status === 400 ? 'The address of the request is not valid.' : 'The address is too long.',
+    });
 }
 
 /** One error handler: 4xx say what was wrong, 5xx say nothing more than that and are logged with the request id. */

@@ -23,6 +23,8 @@ export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: bo
       },
     },
     strictTransportSecurity: opts.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Agrees with frame-ancestors 'none' (helmet's default, SAMEORIGIN, would contradict it).
+    frameguard: { action: 'deny' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

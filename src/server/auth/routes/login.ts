@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
 import type { AppContext } from '../../context.ts';
+import { clientBucket } from '../../http/client-key.ts';
 import { methodNotAllowed, NO_STORE, parseBody, rateLimit } from '../../http/route-helpers.ts';
+import type { DeviceCookies } from '../device-cookie.ts';
 import { authenticate } from '../login-service.ts';
-import type { AttemptLimiter } from '../login-throttle.ts';
+import type { LoginThrottle } from '../login-throttle.ts';
 import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';
 import { readSessionToken, setSessionCookie } from '../session-plugin.ts';
 import { createSession, endSession } from '../session-service.ts';
@@ -23,7 +25,7 @@ const URL = '/api/login.php';
 export function loginRoute(
   app: FastifyInstance,
   ctx: AppContext,
-  deps: { limiter: AttemptLimiter; onLogin?: OnLogin | undefined },
+  deps: { throttle: LoginThrottle; devices: DeviceCookies; onLogin?: OnLogin | undefined },
 ) {
   app.post(
     URL,
@@ -41,11 +43,18 @@ export function loginRoute(
         fields: ['username', 'password'],
         message: MSG.loginRequired,
       });
-      const user = await authenticate(ctx, deps.limiter, { login: input.username, password: input.password });
+      const user = await authenticate(
+        ctx,
+        deps.throttle,
+        { login: input.username, password: input.password },
+        { bucket: clientBucket(req.ip), trustedDevice: (userId) => deps.devices.trustedNonce(req, userId) },
+      );
       // Rotation: the session the browser had (if any) ends; a new id is issued (SECURITY.md 8).
       await endSession(ctx, readSessionToken(req, ctx.config));
       const session = await createSession(ctx, user.id);
       setSessionCookie(reply, ctx.config, session.token);
+      // This browser has now logged in to the account: others' failures will not lock it out.
+      await deps.devices.issue(req, reply, user.id);
       req.log.info({ userId: user.id }, 'logged in');
       if (deps.onLogin) {
         try {

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
 import type { AppContext } from '../../context.ts';
+import { clientBucket } from '../../http/client-key.ts';
 import { methodNotAllowed, parseBody, rateLimit } from '../../http/route-helpers.ts';
 import { HttpError } from '../../plugins/error-handler.ts';
-import { type AttemptLimiter, accountThrottleKey } from '../login-throttle.ts';
+import type { LoginThrottle } from '../login-throttle.ts';
 import { requestPasswordReset, resetPassword } from '../password-reset-service.ts';
 import { emailField, MSG, newPasswordField } from '../schemas.ts';
 import { clearSessionCookie } from '../session-plugin.ts';
@@ -24,7 +25,7 @@ const resetBody = z.object({
 export function passwordResetRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  deps: { limiter: AttemptLimiter },
+  deps: { throttle: LoginThrottle },
 ) {
   app.post(
     '/api/request_password_reset.php',
@@ -58,7 +59,7 @@ export function passwordResetRoutes(
       const user = await resetPassword(ctx, { token: input.token, password: input.password });
       req.log.info({ userId: user.id }, 'password reset');
       // Whoever proved access to the inbox may log in at once, even after failed attempts.
-      await deps.limiter.reset(accountThrottleKey(user.id));
+      await deps.throttle.clear([user.username, user.email], clientBucket(req.ip));
       // Not logged in by a reset (SECURITY.md 12): any session cookie this browser had is gone too.
       clearSessionCookie(reply, ctx.config);
       return { message: MSG.resetDone };

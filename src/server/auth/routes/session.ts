@@ -1,12 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { methodNotAllowed, NO_STORE } from '../../http/route-helpers.ts';
 import { MSG } from '../schemas.ts';
 import { clearSessionCookie, getSessionUser, readSessionToken } from '../session-plugin.ts';
 import { endSession } from '../session-service.ts';
 
+/** Called at every logout, e.g. to end the browser's visitor cookie. */
+export type OnLogout = (req: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
+
 /** GET check_session.php, GET get_user_role.php, GET logout.php (SPEC.md §7). */
-export function sessionRoutes(app: FastifyInstance, ctx: AppContext) {
+export function sessionRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  deps: { onLogout?: OnLogout | undefined } = {},
+) {
   app.get('/api/check_session.php', async (req, reply) => {
     reply.header('cache-control', NO_STORE);
     const user = await getSessionUser(req);
@@ -39,6 +46,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext) {
     handler: async (req, reply) => {
       await endSession(ctx, readSessionToken(req, ctx.config));
       clearSessionCookie(reply, ctx.config);
+      await deps.onLogout?.(req, reply);
       return reply.header('cache-control', NO_STORE).send({ message: MSG.loggedOut });
     },
   });

@@ -11,6 +11,7 @@ import { contactRoutes } from './contact/routes.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { healthRoutes } from './health/routes.ts';
+import { guardConnections } from './http/connection-guard.ts';
 import { openRateLimitStore } from './http/rate-limit-store.ts';
 import { OutboxWorker } from './jobs/outbox-worker.ts';
 import { loggerOptions } from './logger.ts';
@@ -49,7 +50,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       options.logStream && typeof logger === 'object' ? { ...logger, stream: options.logStream } : logger,
     // Trust exactly TRUST_PROXY hops of X-Forwarded-For, counted from our side.
     trustProxy: (_address: string, hop: number) => hop < config.trustProxy,
-    // A request (an upload included) that takes longer than this is cut off: no socket held forever.
+    // No request may take longer than this to arrive (an upload included); connection-guard.ts sets the
+    // tighter limits: headers in 10 s, a JSON body in 15 s, an upload at a minimum rate.
     requestTimeout: 10 * 60_000,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -62,6 +64,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // Only JSON (and multipart for uploads) carries a body: text/plain is a classic CSRF vector (415).
   app.removeContentTypeParser('text/plain');
+  guardConnections(app, {
+    max: config.maxConnections,
+    perAddress: config.maxConnectionsPerIp,
+    uploadPaths: ['/api/uploads'],
+  });
 
   await app.register(errorHandler);
   await app.register(securityHeaders, { https: config.secureCookies });

@@ -45,6 +45,10 @@ const envSchema = z.object({
     .regex(/^\d+(\.\d+)?x\d+(\.\d+)?x\d+(\.\d+)?$/, 'expected WxDxH in mm, e.g. 256x256x256')
     .default('256x256x256'),
   RATE_LIMIT_SCALE: z.coerce.number().positive().default(1),
+  /** Open connections in all; keep it well under the process's file descriptor limit. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).default(4096),
+  /** Open connections one client address may hold (0: no cap; off behind TRUST_PROXY, see connection-guard). */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).default(64),
   /** Model files in an S3-compatible bucket instead of DATA_DIR/files (several app instances). */
   S3_BUCKET: z.string().trim().min(1).optional(),
   S3_REGION: z.string().trim().min(1).default('us-east-1'),
@@ -100,6 +104,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MB * 1024 * 1024,
     buildVolumeMm: { x: bx, y: by, z: bz },
     rateLimitScale: e.RATE_LIMIT_SCALE,
+    maxConnections: e.MAX_CONNECTIONS,
+    // Behind proxies every connection comes from a proxy: cap clients there, not here.
+    maxConnectionsPerIp: e.TRUST_PROXY > 0 ? 0 : e.MAX_CONNECTIONS_PER_IP,
     redisUrl: e.REDIS_URL,
     s3: e.S3_BUCKET
       ? {

@@ -5,7 +5,7 @@ import { LocalFileStore } from '../storage/local-file-store.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { cleanupExpiredModels } from './cleanup.ts';
 import { findModel } from './models-repository.ts';
-import { boxStl, filesIn, makeOrder, makeUser, uploadRequest } from './testing.ts';
+import { boxStl, cookieFrom, filesIn, makeOrder, makeUser, uploadRequest } from './testing.ts';
 
 const HOUR = 3600_000;
 const RETENTION = 72 * HOUR;
@@ -45,11 +45,14 @@ describe('cleanupExpiredModels', () => {
     const ordered = await upload('ordered.stl', boxStl(20, 21, 22), buyer.cookie);
     await makeOrder(t, buyer.id, ordered);
     const shared = boxStl(30, 31, 32);
-    const early = await upload('shared.stl', shared);
+    const first = await t.app.inject(uploadRequest({ fileName: 'shared.stl', bytes: shared }));
+    const early = first.json().id as string;
     expect(filesIn(filesDir)).toHaveLength(6);
 
     t.advance(RETENTION - HOUR);
-    const late = await upload('shared.stl', shared); // another browser, the same bytes: shares the file
+    // The same browser, the same bytes under another name: a new model sharing the file (files are shared
+    // within one owner only).
+    const late = await upload('shared-again.stl', shared, cookieFrom(first));
     expect(await run()).toEqual({ models: 0, files: 0, tempFiles: 0 });
 
     t.advance(2 * HOUR);

@@ -1,6 +1,6 @@
 import { expect, expectAccessible, test } from './fixtures.ts';
 
-// The first journey: every route of SPEC.md §2, the nav and footer links, the redirects, and an
+// The first journey: every route of docs/pages.md, the nav and footer links, the redirects, and an
 // accessibility scan of every page.
 
 const PAGES: { path: string; heading: RegExp }[] = [

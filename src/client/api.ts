@@ -1,6 +1,10 @@
-// Calls to the shop's server. Same origin, so the session cookie always travels ("credentials").
+import type { ApiBody, ApiPath } from '../shared/api.ts';
 
-export function getJson(path: string, init: RequestInit = {}): Promise<Response> {
+// Calls to the shop's server. Same origin, so the session cookie always travels ("credentials"). Paths and
+// bodies are typed from the shared route table (src/shared/api.ts): a call to a route the server does not
+// have, or with a body it does not take, fails `npm run check`.
+
+export function getJson(path: ApiPath<'GET'>, init: RequestInit = {}): Promise<Response> {
   return fetch(path, {
     credentials: 'include',
     ...init,
@@ -8,9 +12,34 @@ export function getJson(path: string, init: RequestInit = {}): Promise<Response>
   });
 }
 
-export function postJson(path: string, body: unknown, init: RequestInit = {}): Promise<Response> {
+export function postJson<P extends ApiPath<'POST'>>(
+  path: P,
+  body: ApiBody<'POST', P>,
+  init: RequestInit = {},
+): Promise<Response> {
+  return sendJson('POST', path, body, init);
+}
+
+export function putJson<P extends ApiPath<'PUT'>>(
+  path: P,
+  body: ApiBody<'PUT', P>,
+  init: RequestInit = {},
+): Promise<Response> {
+  return sendJson('PUT', path, body, init);
+}
+
+export function deleteJson(path: ApiPath<'DELETE'>, init: RequestInit = {}): Promise<Response> {
   return fetch(path, {
-    method: 'POST',
+    method: 'DELETE',
+    credentials: 'include',
+    ...init,
+    headers: { Accept: 'application/json', ...init.headers },
+  });
+}
+
+function sendJson(method: string, path: string, body: unknown, init: RequestInit): Promise<Response> {
+  return fetch(path, {
+    method,
     credentials: 'include',
     ...init,
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...init.headers },

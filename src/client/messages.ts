@@ -1,4 +1,4 @@
-// User-facing texts of SPEC.md §5 and §8, word for word, in one place.
+// User-facing texts (docs/domain.md, and the errors of docs/api.md), word for word, in one place.
 
 export const MSG = {
   network: 'Network error or server issue. Please try again later.',

@@ -5,7 +5,7 @@ import { Layout } from './layout/Layout.tsx';
 import HomePage from './pages/HomePage.tsx';
 import { PaymentCancelPage, PaymentSuccessPage } from './pages/PaymentPages.tsx';
 
-// Every route of SPEC.md §2, and the payment simulator's page. Pages other than home load lazily; the admin
+// Every route of docs/pages.md, and the payment simulator's page. Pages other than home load lazily; the admin
 // panel is its own chunk.
 
 const lazyPage = (load: () => Promise<{ default: ComponentType }>) => async () => ({

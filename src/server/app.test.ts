@@ -14,7 +14,7 @@ describe('health', () => {
   });
 });
 
-describe('security headers (SECURITY.md 17)', () => {
+describe('security headers (docs/security.md 17)', () => {
   it('sends a CSP, nosniff, a referrer policy and COOP', async () => {
     const res = await t.app.inject('/healthz');
     const csp = String(res.headers['content-security-policy']);
@@ -39,7 +39,7 @@ describe('security headers (SECURITY.md 17)', () => {
   });
 });
 
-describe('origin check (SECURITY.md 15)', () => {
+describe('origin check (docs/security.md 15)', () => {
   it('refuses a state change from another origin or a cross-site fetch with 403', async () => {
     const evil = await t.app.inject({
       method: 'POST',
@@ -77,7 +77,7 @@ describe('client routes without a built client', () => {
   });
 });
 
-describe('bad input never reaches the database as a 500 (SECURITY.md 18, 22)', () => {
+describe('bad input never reaches the database as a 500 (docs/security.md 18, 22)', () => {
   it('refuses a NUL character in a JSON string with a 400', async () => {
     const res = await t.app.inject({
       method: 'POST',

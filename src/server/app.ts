@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes.ts';
 import { sessionPlugin } from './auth/session-plugin.ts';
+import { cartRoutes } from './cart/routes.ts';
 import type { PaymentProvider } from './checkout/payment-provider.ts';
 import { checkoutPlugin } from './checkout/routes.ts';
 import type { Config } from './config.ts';
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(modelsPlugin, { ctx });
   await app.register(quoteRoute, { ctx });
   await app.register(orderRoutes, { ctx });
+  await app.register(cartRoutes, { ctx });
   await app.register(checkoutPlugin, {
     ctx,
     ...(options.paymentProvider ? { provider: options.paymentProvider } : {}),

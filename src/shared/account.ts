@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './catalog.ts';
 
-// The account fields' rules (DESIGN.md §5), one source for the server's routes and the client's forms, so
+// The account fields' rules (docs/domain.md), one source for the server's routes and the client's forms, so
 // the register form shows exactly the server's reasons, every field at once.
 
 export const ACCOUNT_MSG = {
@@ -10,6 +10,14 @@ export const ACCOUNT_MSG = {
   emailInvalid: 'Please enter a valid email address.',
   passwordTooShort: `Password must be at least ${MIN_PASSWORD_LENGTH} characters long.`,
   passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters long.`,
+  registerRequired: 'Username, email and password are required.',
+  loginRequired: 'Username and password are required.',
+  loginInvalid: 'Invalid username or password.',
+  resendRequired: 'Please enter your username first.',
+  forgotRequired: 'Please enter your email address.',
+  resetNoToken: 'Cannot reset password without a valid token.',
+  resetFailed: 'Failed to reset password. The token might be invalid or expired.',
+  passwordsDoNotMatch: 'Passwords do not match.',
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -24,7 +32,7 @@ export const emailField = z
   .max(MAX_EMAIL_LENGTH, ACCOUNT_MSG.emailInvalid)
   .pipe(z.email({ error: ACCOUNT_MSG.emailInvalid }));
 
-/** A new password: checked for length only (SPEC.md §5), never trimmed or truncated. */
+/** A new password: checked for length only (docs/domain.md), never trimmed or truncated. */
 export const newPasswordField = z
   .string()
   .min(MIN_PASSWORD_LENGTH, ACCOUNT_MSG.passwordTooShort)
@@ -34,6 +42,30 @@ export const registerFields = z.object({
   username: usernameField,
   email: emailField,
   password: newPasswordField,
+});
+
+/** Username or email, and password: too long is simply a wrong login, never a hint. */
+export const loginRequest = z.object({
+  username: z.string().trim().max(MAX_EMAIL_LENGTH, ACCOUNT_MSG.loginInvalid),
+  password: z.string().max(MAX_PASSWORD_LENGTH, ACCOUNT_MSG.loginInvalid),
+});
+
+export const resendVerificationRequest = z.object({
+  username: z.string().trim().max(MAX_EMAIL_LENGTH, ACCOUNT_MSG.resendRequired),
+});
+
+export const forgotPasswordRequest = z.object({ email: emailField });
+
+export const resetPasswordRequest = z.object({
+  token: z
+    .string({ error: ACCOUNT_MSG.resetNoToken })
+    .trim()
+    .min(1, ACCOUNT_MSG.resetNoToken)
+    .max(100, ACCOUNT_MSG.resetFailed),
+  password: z.string({ error: ACCOUNT_MSG.passwordTooShort }).pipe(newPasswordField),
+  confirmPassword: z
+    .string({ error: ACCOUNT_MSG.passwordsDoNotMatch })
+    .max(MAX_PASSWORD_LENGTH, ACCOUNT_MSG.passwordsDoNotMatch),
 });
 
 /** Every field's first problem, by field name: what a form shows next to each field. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// A shipping address as a hosted checkout collects it (DESIGN.md §5: the US and Canada only): one schema
+// A shipping address as a hosted checkout collects it (docs/domain.md: the US and Canada only): one schema
 // for the simulator's form in the browser and its check on the server.
 
 export const US_STATES = {

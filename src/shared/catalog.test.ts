@@ -10,7 +10,7 @@ import {
 } from './catalog.ts';
 
 describe('colors', () => {
-  it('has the seven standard colors of SPEC.md §3', () => {
+  it('has the seven standard colors of docs/domain.md', () => {
     expect(COLORS.map((c) => `${c.hex} ${c.name}`)).toEqual([
       '#007bff Blue',
       '#dc3545 Red',
@@ -41,7 +41,7 @@ describe('colors', () => {
 });
 
 describe('strengths', () => {
-  it('labels 1-5 as SPEC.md §3 says', () => {
+  it('labels 1-5 as docs/domain.md says', () => {
     expect(STRENGTHS.map((s) => strengthLabel(s.level))).toEqual([
       'Hollow',
       'Light',
@@ -59,7 +59,7 @@ describe('strengths', () => {
 });
 
 describe('order status labels', () => {
-  it('labels every status of SPEC.md §4', () => {
+  it('labels every status of docs/domain.md', () => {
     expect(statusLabel('pending')).toBe('Pending Payment');
     expect(statusLabel('paid')).toBe('Paid / Processing');
     expect(statusLabel('queued')).toBe('Queued for Print');

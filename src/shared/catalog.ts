@@ -1,4 +1,4 @@
-// The shop's fixed vocabulary (SPEC.md §3, §4): colors, strengths and order statuses.
+// The shop's fixed vocabulary (docs/api.md, docs/domain.md): colors, strengths and order statuses.
 
 export const COLORS = [
   { hex: '#007bff', name: 'Blue' },

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { shippingAddress } from './address.ts';
+import { MAX_CART_LINES } from './cart.ts';
 
-// The checkout's payloads (DESIGN.md §4), shared by the server's routes and the client's pages.
-
-/** The most lines one cart may check out. */
-export const MAX_CART_LINES = 50;
+// The checkout's payloads (docs/api.md), shared by the server's routes and the client's pages.
 
 /** POST /api/cart/quote: the server's prices of the cart's lines, so the cart shows what will be charged. */
 export const cartQuoteRequest = z.object({

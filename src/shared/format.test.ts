@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatCents, formatDimension, formatDimensions, formatMoney, formatVolume } from './format.ts';
 
-describe('formats of SPEC.md §9', () => {
+describe('formats of docs/domain.md', () => {
   it('shows money with 2 decimals', () => {
     expect(formatMoney(12)).toBe('$12.00');
     expect(formatMoney(12.345)).toBe('$12.35');

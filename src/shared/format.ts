@@ -1,4 +1,4 @@
-// Number formats of SPEC.md §9: money 2 decimals, dimensions 1 decimal, volume 2 decimals.
+// Number formats of docs/domain.md: money 2 decimals, dimensions 1 decimal, volume 2 decimals.
 
 function fixed(value: number, digits: number): string {
   const n = Number.isFinite(value) ? value : 0;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COLOR_HEXES, MAX_ITEM_QUANTITY, MAX_STRENGTH, MIN_STRENGTH } from './catalog.ts';
 
-// Payloads of the upload and quote endpoints (DESIGN.md §4), shared by the server and the client.
+// Payloads of the upload and quote endpoints (docs/api.md), shared by the server and the client.
 
 export const warningCode = z.enum(['not_watertight', 'maybe_inches', 'too_big']);
 export type WarningCode = z.infer<typeof warningCode>;
@@ -74,3 +74,7 @@ export const quotePayload = z.object({
 export type QuotePayload = z.infer<typeof quotePayload>;
 
 export const scaleRequest = z.object({ factor: z.union([z.literal(25.4), z.literal(1 / 25.4)]) });
+
+/** GET /api/models: the caller's stored models, newest first. */
+export const modelListPayload = z.object({ models: z.array(modelPayload) });
+export type ModelListPayload = z.infer<typeof modelListPayload>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The order payload of SPEC.md §3 as GET /api/get_orders.php answers it.
+// The order payload of docs/api.md as GET /api/get_orders.php answers it.
 
 export const orderItemPayload = z.object({
   item_id: z.number(),

@@ -7,7 +7,7 @@ import { Alert } from '../ui/Alert.tsx';
 import { Field } from '../ui/Field.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 
-/** Milliseconds before a successful reset goes on to /login (SPEC.md §9). */
+/** Milliseconds before a successful reset goes on to /login (docs/domain.md). */
 export const RESET_REDIRECT_MS = 3000;
 
 export default function ResetPasswordPage() {

@@ -4,7 +4,7 @@ import type { CartItem } from './cart-item.ts';
 import { isPriced, lineErrorText, type QuotedLine } from './cart-quote.ts';
 import { removeCartItem, setCartQuantity } from './cart-store.ts';
 
-/** One cart line of SPEC.md §2, priced by the server once its quote answered (`quoted`). */
+/** One cart line of docs/pages.md, priced by the server once its quote answered (`quoted`). */
 export function CartLine({
   item,
   index,

@@ -12,7 +12,7 @@ import { useCartQuote } from './use-cart-quote.ts';
 const CART_HINT = 'Taxes are confirmed at checkout. We ship to the US and Canada.';
 const CART_BLOCKED = 'A line above cannot be ordered as it is. Change or remove it to check out.';
 
-/** The cart screen of SPEC.md §2, shown on the home page when logged in with a non-empty cart. */
+/** The cart screen of docs/pages.md, shown on the home page when logged in with a non-empty cart. */
 export default function CartSection() {
   const items = useCart();
   const { username } = useSession();

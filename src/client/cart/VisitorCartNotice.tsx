@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { cartCount } from './cart-item.ts';
 import { useCart } from './cart-store.ts';
 
-// SPEC.md §2 shows the cart section to logged-in customers only. A visitor who added models still gets a
+// docs/pages.md shows the cart section to logged-in customers only. A visitor who added models still gets a
 // place to find them (the cart link of "Added to cart · View cart" lands here) and the way to check out.
 
 const BACK_TO_CART = { pathname: '/', search: '', hash: '#cart-section' };

@@ -20,8 +20,8 @@ const base = {
   dimensions: { x: 20, y: 20, z: 20 },
 };
 
-describe('normalisation on load (SPEC.md §4)', () => {
-  it('fills the defaults of SPEC.md §3', () => {
+describe('normalisation on load (docs/domain.md)', () => {
+  it('fills the defaults of docs/domain.md', () => {
     const item = normalizeCartItem({ ...base, id: 'a' })!;
     expect(item).toMatchObject({ strength: 3, cost: 0, quantity: 1, notes: '' });
   });

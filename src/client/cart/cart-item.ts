@@ -1,22 +1,10 @@
+import type { CartItem } from '../../shared/cart.ts';
 import { DEFAULT_STRENGTH, isStrength, MAX_ITEM_QUANTITY } from '../../shared/catalog.ts';
 
-// The cart item of SPEC.md §3, kept in local storage under `printCart`, and its normalisation on load.
+// The cart line of docs/domain.md, kept in local storage under `printCart`, and its normalisation on load.
 
-export type Dimensions = { x: number; y: number; z: number };
-
-export type CartItem = {
-  id: string;
-  filePath: string;
-  fileName: string;
-  color: string;
-  strength: number;
-  cost: number;
-  quantity: number;
-  previewImage: string;
-  volumeCm3: number;
-  dimensions: Dimensions;
-  notes: string;
-};
+export type { CartItem };
+export type Dimensions = CartItem['dimensions'];
 
 export type NewCartItem = Omit<CartItem, 'id' | 'strength' | 'cost' | 'quantity' | 'notes'> &
   Partial<Pick<CartItem, 'strength' | 'cost' | 'quantity' | 'notes'>>;
@@ -132,8 +120,16 @@ export function replaceModel(items: CartItem[], fromId: string, model: LineModel
         }
       : i,
   );
-  const next: CartItem[] = [];
-  for (const line of moved) {
+  return mergeCarts([], moved);
+}
+
+/**
+ * The cart after logging in on a browser that had its own: the account's lines, then this browser's, each
+ * merged as adding would (the same model, color and strength add their quantities, up to the limit).
+ */
+export function mergeCarts(account: CartItem[], browser: CartItem[]): CartItem[] {
+  const next = [...account];
+  for (const line of browser) {
     const same = next.findIndex((i) => sameLine(i, line));
     if (same === -1) next.push(line);
     else next[same] = { ...next[same]!, quantity: clampQuantity(next[same]!.quantity + line.quantity) };

@@ -82,5 +82,7 @@ export const replaceCartModel = (fromId: string, model: LineModel) => {
   const next = replaceModel(items, fromId, model);
   if (next !== items) commit(next);
 };
+/** Puts `next` in place of the whole cart (the account's cart, read from the server). */
+export const replaceCart = (next: CartItem[]) => commit(normalizeCart(next));
 /** Re-reads local storage (tests, and after another tab changed it). */
 export const reloadCart = () => commit(load());

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 
-/** The footer of SPEC.md §2: About Us, Contact, FAQ and where we are. */
+/** The footer of docs/pages.md: About Us, Contact, FAQ and where we are. */
 export function Footer() {
   return (
     <footer className="site-footer">

@@ -22,7 +22,7 @@ function CartIcon() {
   );
 }
 
-/** The navigation bar of SPEC.md §2. */
+/** The navigation bar of docs/pages.md. */
 export function NavBar() {
   const { username, isAdmin, loading, logout } = useSession();
   const items = useCart();

@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { getJson } from '../api.ts';
 import { clearCart } from '../cart/cart-store.ts';
+import { endCartSync, startCartSync } from '../cart/cart-sync.ts';
 import { forgetSavedModels } from '../upload/saved-models-key.ts';
 import { checkSession, fetchIsAdmin, INITIAL_SESSION, type SessionState } from './session-machine.ts';
 
@@ -25,6 +26,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => controller.abort();
   }, []);
 
+  // A logged-in customer's cart follows the account (cart-sync.ts); a session that ended elsewhere does not
+  // leave the account's cart on this browser.
+  useEffect(() => {
+    if (state.loading) return;
+    if (state.username) void startCartSync(state.username);
+    else if (endCartSync()) clearCart();
+  }, [state.username, state.loading]);
+
   const loggedIn = useCallback(async (username: string) => {
     setState({ username, isAdmin: false, loading: false });
     const isAdmin = await fetchIsAdmin();
@@ -37,6 +46,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch (err) {
       console.warn('Logout call failed:', err);
     }
+    endCartSync();
     clearCart();
     forgetSavedModels();
     setState({ username: null, isAdmin: false, loading: false });

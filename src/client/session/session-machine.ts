@@ -1,6 +1,6 @@
 import { getJson } from '../api.ts';
 
-// The session check of SPEC.md §4: loading, then logged in (with the admin flag) or logged out.
+// The session check (GET /api/check_session.php, docs/api.md): loading, then logged in (with the admin flag) or logged out.
 
 export type SessionState = { username: string | null; isAdmin: boolean; loading: boolean };
 

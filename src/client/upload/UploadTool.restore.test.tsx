@@ -19,10 +19,16 @@ const payload = (id: string) => cubePayload(id, `${id.slice(2)}.stl`);
 type Answer = { resolve(res: Response): void; reject(err: Error): void };
 /** The model requests waiting for an answer, by model id. */
 let asked: Map<string, Answer>;
+/** The models taken off the owner's list (DELETE /api/models/:id). */
+let removed: string[];
 
 function fakeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const url = String(input);
   const id = /^\/api\/models\/([^/]+)$/.exec(url)?.[1];
+  if (id && init?.method === 'DELETE') {
+    removed.push(decodeURIComponent(id));
+    return Promise.resolve(new Response(null, { status: 204 }));
+  }
   if (id) {
     return new Promise<Response>((resolve, reject) => {
       asked.set(decodeURIComponent(id), { resolve, reject });
@@ -102,6 +108,7 @@ const button = (name: string) =>
 
 beforeEach(() => {
   asked = new Map();
+  removed = [];
   session = { loggedIn: false };
   localStorage.clear();
   vi.stubGlobal('fetch', vi.fn(fakeFetch));
@@ -179,6 +186,8 @@ describe('UploadTool after a reload', () => {
     await act(async () => button('Remove drop.stl').click());
     expect(titles()).toEqual(['keep.stl']);
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_keep']);
+    // Off the account's list on the server too, so that another device does not list it.
+    expect(removed).toEqual(['m_drop']);
 
     unmount();
     await mount();

@@ -34,7 +34,7 @@ describe('parseQuantity', () => {
 });
 
 describe('toCartItem', () => {
-  it('fills every field of the cart item of SPEC.md §3', () => {
+  it('fills every field of the cart line of docs/domain.md', () => {
     const item = toCartItem(
       model,
       { color: '#dc3545', strength: 4, quantity: 3, notes: 'Matte, please' },

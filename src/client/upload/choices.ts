@@ -47,7 +47,7 @@ export function listPrice(model: Pick<ModelPayload, 'prices'>, strength: Strengt
   return model.prices[String(strength) as keyof ModelPayload['prices']];
 }
 
-/** The cart line of SPEC.md §3 for this model and these picks; `unitPrice` in dollars. */
+/** The cart line (docs/domain.md) for this model and these picks; `unitPrice` in dollars. */
 export function toCartItem(
   model: Pick<ModelPayload, 'id' | 'fileName' | 'previewImage' | 'volumeCm3' | 'dimensions'>,
   choices: Pick<Choices, 'color' | 'strength' | 'notes'> & { quantity: number },

@@ -1,5 +1,5 @@
 import type { ModelPayload, QuotePayload, QuoteRequest } from '../../shared/models.ts';
-import { errorText, getJson, postJson, readJson } from '../api.ts';
+import { deleteJson, errorText, getJson, postJson, readJson } from '../api.ts';
 import { readModel, readQuote } from './model-payload.ts';
 import { UPLOAD_MSG } from './upload-messages.ts';
 
@@ -96,6 +96,30 @@ export async function fetchModel(id: string, signal?: AbortSignal): Promise<Outc
       : { ok: false, error: UPLOAD_MSG.unreadableAnswer, status: res.status };
   } catch {
     return { ok: false, error: UPLOAD_MSG.network, status: 0 };
+  }
+}
+
+/** The account's (or this browser's) models on the server, newest first: the cards of another device. */
+export async function fetchMyModels(signal: AbortSignal): Promise<Outcome<ModelPayload[]>> {
+  try {
+    const res = await getJson('/api/models', { signal });
+    const data = await readJson(res);
+    if (!res.ok) return { ok: false, error: failureText(res.status, data), status: res.status };
+    const list = Array.isArray(data.models) ? data.models : [];
+    return { ok: true, value: list.map(readModel).filter((m): m is ModelPayload => m !== null) };
+  } catch {
+    return { ok: false, error: UPLOAD_MSG.network, status: 0 };
+  }
+}
+
+/** Takes a model off the owner's list on the server (its card was removed); a failure only logs. */
+export async function removeModel(id: string): Promise<void> {
+  try {
+    const res = await deleteJson(`/api/models/${encodeURIComponent(id)}`);
+    if (!res.ok && res.status !== 404)
+      console.warn(`Could not remove the model from your list (${res.status}).`);
+  } catch (err) {
+    console.warn('Could not remove the model from your list:', err);
   }
 }
 

@@ -28,6 +28,8 @@ export type CardAction =
   | { type: 'choose'; key: string; choices: Partial<Choices> }
   | { type: 'rescaled'; key: string; model: ModelPayload }
   | { type: 'remove'; key: string }
+  /** The account's models from the server (newest first), each with a new card key. */
+  | { type: 'listed'; models: Array<{ key: string; model: ModelPayload }> }
   | { type: 'clear' };
 
 /**
@@ -87,6 +89,15 @@ export function cardsReducer(cards: Card[], action: CardAction): Card[] {
       }));
     case 'remove':
       return cards.filter((c) => c.key !== action.key);
+    case 'listed': {
+      // Models uploaded on another device come first, oldest to newest, before this browser's cards.
+      const onCards = new Set(cards.map((c) => c.id));
+      const added: Card[] = action.models
+        .filter(({ model }) => !onCards.has(model.id))
+        .reverse()
+        .map(({ key, model }) => ({ key, id: model.id, choices: DEFAULT_CHOICES, status: 'ready', model }));
+      return added.length ? [...added, ...cards] : cards;
+    }
     case 'clear':
       return [];
   }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import type { ModelPayload } from '../../shared/models.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import type { Choices } from './choices.ts';
-import { fetchModel } from './model-api.ts';
+import { fetchModel, fetchMyModels, removeModel } from './model-api.ts';
 import { type Card, cardsReducer, restoreCards, toSavedModel } from './model-cards.ts';
 import { forgetModel, readSavedModels, saveModel } from './saved-models.ts';
 
@@ -79,6 +79,18 @@ export function useModelCards(): ModelCards {
     ask(cards.filter((c) => c.status === 'unreachable'));
   }, [ask, cards]);
 
+  // Logged in: the account's models from other devices join the cards (once per login, per page).
+  useEffect(() => {
+    if (!user) return;
+    const controller = new AbortController();
+    fetchMyModels(controller.signal).then((outcome) => {
+      if (controller.signal.aborted || !outcome.ok) return;
+      for (const model of outcome.value) seen.set(seenKey(user, model.id), model);
+      dispatch({ type: 'listed', models: outcome.value.map((model) => ({ key: newCardKey(), model })) });
+    });
+    return () => controller.abort();
+  }, [user]);
+
   // Back online: ask again by itself.
   const waiting = cards.some((c) => c.status === 'unreachable');
   useEffect(() => {
@@ -114,7 +126,15 @@ export function useModelCards(): ModelCards {
     seen.set(seenKey(viewer.current, model.id), model);
     dispatch({ type: 'rescaled', key, model });
   }, []);
-  const remove = useCallback((key: string) => dispatch({ type: 'remove', key }), []);
+  const remove = useCallback(
+    (key: string) => {
+      const card = cards.find((c) => c.key === key);
+      dispatch({ type: 'remove', key });
+      // Off the account's list too (other devices), unless another card here still shows that model.
+      if (card && !cards.some((c) => c.key !== key && c.id === card.id)) void removeModel(card.id);
+    },
+    [cards],
+  );
 
   return { cards, add, choose, rescaled, remove, retry };
 }

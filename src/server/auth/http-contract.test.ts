@@ -5,7 +5,7 @@ import { linkIn } from '../mail/testing.ts';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
 import { countRows, drainedMails, postJson, sessionCookieOf } from './testing.ts';
 
-// The HTTP rules every account call follows (SECURITY.md 15, 16, 18, 22).
+// The HTTP rules every account call follows (docs/security.md 15, 16, 18, 22).
 
 const lines: string[] = [];
 let t: TestApp;
@@ -35,7 +35,7 @@ const POST_ROUTES = [
 ];
 const GET_ROUTES = ['/api/check_session.php', '/api/get_user_role.php', '/api/verify-email'];
 
-describe('wrong methods (SECURITY.md 16)', () => {
+describe('wrong methods (docs/security.md 16)', () => {
   it('answers a GET (or PUT, DELETE...) to a POST call with 405 and an Allow header', async () => {
     for (const url of POST_ROUTES) {
       for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE'] as const) {
@@ -63,7 +63,7 @@ describe('wrong methods (SECURITY.md 16)', () => {
 });
 
 describe('bodies', () => {
-  it('refuses text/plain with 415 and stores nothing (SECURITY.md 16)', async () => {
+  it('refuses text/plain with 415 and stores nothing (docs/security.md 16)', async () => {
     const before = await counts();
     for (const url of POST_ROUTES) {
       const res = await t.app.inject({
@@ -78,7 +78,7 @@ describe('bodies', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('answers malformed JSON with a generic 400 (SECURITY.md 18)', async () => {
+  it('answers malformed JSON with a generic 400 (docs/security.md 18)', async () => {
     for (const url of POST_ROUTES) {
       const res = await t.app.inject({
         method: 'POST',
@@ -105,7 +105,7 @@ describe('bodies', () => {
   });
 });
 
-describe('cross-site requests (SECURITY.md 15)', () => {
+describe('cross-site requests (docs/security.md 15)', () => {
   it('refuses a login or registration from another origin with 403 and changes nothing', async () => {
     const before = await counts();
     for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
@@ -121,7 +121,7 @@ describe('cross-site requests (SECURITY.md 15)', () => {
   });
 });
 
-describe('logs and answers hold no secrets (SECURITY.md 22)', () => {
+describe('logs and answers hold no secrets (docs/security.md 22)', () => {
   it('never logs or echoes a password, a session id or a token (the outbox line names a file, not a link)', async () => {
     const password = 'Sup3r-Secret-Pa55';
     const newPassword = 'An0ther-Secret-Pa55';

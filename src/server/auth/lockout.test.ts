@@ -8,7 +8,7 @@ import { DISTRIBUTED_FAILED_LOGINS_MAX, FAILED_LOGINS_MAX } from './routes.ts';
 import { MSG } from './schemas.ts';
 import { countRows, createUser, drainedMails, postJson, sessionCookieOf } from './testing.ts';
 
-// The failed-login throttle without a lockout switch (issue 15.1, SECURITY.md 6 and promise 9), on the
+// The failed-login throttle without a lockout switch (issue 15.1, docs/security.md 6 and promise 9), on the
 // in-process store and on Redis: failures from one client throttle that client, never the owner on a
 // browser that logged in before or on a client that has not failed; a guesser on many addresses still
 // meets a limit. At the default scale, as in production.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// The failed-login throttle (SECURITY.md 6): after `max` failures within `windowMs` in one bucket,
+// The failed-login throttle (docs/security.md 6): after `max` failures within `windowMs` in one bucket,
 // further attempts in it get 429 until the oldest failure leaves the window. Never a permanent lockout,
 // and no bucket a stranger can fill for the owner (LoginThrottle below). The AttemptLimiter interface lets
 // a shared store (Redis) replace the in-process one for several instances.
@@ -84,7 +84,7 @@ type Taken = { limiter: AttemptLimiter; key: string; onSuccess: 'reset' | 'forgi
 export type LoginTicket = { readonly taken: readonly Taken[]; readonly at: Date };
 
 /**
- * The failed-login throttle (SECURITY.md 6, ASVS 6.3.1) without a lockout switch for strangers. Counts are
+ * The failed-login throttle (docs/security.md 6, ASVS 6.3.1) without a lockout switch for strangers. Counts are
  * kept per login name as typed, never per account: a username and its email have counters of their own,
  * so throttling one tells nothing about the other, and an unknown name behaves exactly like a known one.
  *

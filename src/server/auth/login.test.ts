@@ -40,7 +40,7 @@ describe('POST /api/login.php', () => {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 30 * 24 * 3600 });
       expect(cookie?.domain).toBeUndefined();
       expect(cookie?.secure).toBeUndefined();
-      // 32 random bytes: 256 bits (SECURITY.md 8).
+      // 32 random bytes: 256 bits (docs/security.md 8).
       expect(Buffer.from(cookie!.value, 'base64url')).toHaveLength(32);
       const check = await checkSession(sessionCookieOf(res));
       expect(check.json()).toEqual({ loggedIn: true, username: user.username, email: user.email });
@@ -110,7 +110,7 @@ describe('POST /api/login.php', () => {
     }
   });
 
-  it('rotates the session at login: the old cookie stops working (SECURITY.md 8)', async () => {
+  it('rotates the session at login: the old cookie stops working (docs/security.md 8)', async () => {
     const { user, password } = await createUser(t.database.db);
     const first = sessionCookieOf(await login({ username: user.username, password }))!;
     const res = await login({ username: user.username, password }, { cookie: first });
@@ -121,7 +121,7 @@ describe('POST /api/login.php', () => {
   });
 });
 
-// The failed-login throttle (SECURITY.md 6) has its own file: lockout.test.ts.
+// The failed-login throttle (docs/security.md 6) has its own file: lockout.test.ts.
 
 describe('the session cookie over HTTPS', () => {
   it('is __Host-session, Secure, HttpOnly, SameSite=Lax, Path=/, without Domain', async () => {

@@ -22,7 +22,7 @@ import {
 } from './users-repository.ts';
 
 export const RESET_TOKEN_TTL_MS = 3600_000;
-/** Reset mails per account per hour (SECURITY.md 13). */
+/** Reset mails per account per hour (docs/security.md 13). */
 export const RESET_MAILS_PER_HOUR = 3;
 
 /** The link in the reset mail: the client's /reset-password page, always from PUBLIC_URL. */
@@ -61,7 +61,7 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
 
 /**
  * Sets a new password with a reset token, in one transaction: the token is used up, every session of the
- * account ends (SECURITY.md 12), the email counts as verified (the mail reached its owner) and a notice
+ * account ends (docs/security.md 12), the email counts as verified (the mail reached its owner) and a notice
  * mail is queued. Nobody is logged in by it. A bad, used or expired token is a 400.
  */
 export async function resetPassword(

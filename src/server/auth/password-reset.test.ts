@@ -35,7 +35,7 @@ async function counts() {
   };
 }
 
-describe('POST /api/request_password_reset.php (SECURITY.md 10, 11)', () => {
+describe('POST /api/request_password_reset.php (docs/security.md 10, 11)', () => {
   it('answers a known and an unknown email with the same 200 body; only the known one gets mail', async () => {
     const { user } = await createUser(t.database.db);
     const before = await countRows(t.database.db, outbox);
@@ -66,7 +66,7 @@ describe('POST /api/request_password_reset.php (SECURITY.md 10, 11)', () => {
     expect(linkIn(mail, `${TEST_ORIGIN}/reset-password?token=`)).toMatch(/token=[\w-]{43}$/);
   });
 
-  it('caps reset mails at 3 an hour per account, answering the same (SECURITY.md 13)', async () => {
+  it('caps reset mails at 3 an hour per account, answering the same (docs/security.md 13)', async () => {
     const { user } = await createUser(t.database.db);
     const before = await countRows(t.database.db, outbox);
     for (let i = 0; i < 5; i++) {
@@ -90,7 +90,7 @@ describe('POST /api/request_password_reset.php (SECURITY.md 10, 11)', () => {
   });
 });
 
-describe('POST /api/reset_password.php (SECURITY.md 11, 12)', () => {
+describe('POST /api/reset_password.php (docs/security.md 11, 12)', () => {
   it('sets the new password, ends every session, mails a notice and logs nobody in', async () => {
     const { user, password, cookie: phone } = await createLoggedInUser(t);
     const laptop = await loginAs(t, user.username, password);
@@ -158,7 +158,7 @@ describe('POST /api/reset_password.php (SECURITY.md 11, 12)', () => {
     expect((await postJson(t, '/api/login.php', { username: user.username, password })).statusCode).toBe(200);
   });
 
-  it('checks the token, the length and the confirmation with the texts of SPEC.md §5', async () => {
+  it('checks the token, the length and the confirmation with the texts of docs/domain.md', async () => {
     const { user } = await createUser(t.database.db);
     const token = await resetTokenFor(user.email);
     const cases: [unknown, string][] = [

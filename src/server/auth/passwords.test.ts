@@ -4,7 +4,7 @@ import { MemoryAttemptLimiter } from './login-throttle.ts';
 import { hashPassword, needsRehash, verifyDummyPassword, verifyPassword } from './passwords.ts';
 import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
 
-describe('passwords (SECURITY.md 3)', () => {
+describe('passwords (docs/security.md 3)', () => {
   it('hash with argon2id, m=19456 KiB, t=2, p=1, a fresh salt each time', async () => {
     const a = await hashPassword('hunter22');
     const b = await hashPassword('hunter22');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 
-// argon2id with OWASP's minimum (m=19456 KiB, t=2, p=1; SECURITY.md 3): ~20 ms per hash here.
+// argon2id with OWASP's minimum (m=19456 KiB, t=2, p=1; docs/security.md 3): ~20 ms per hash here.
 
 const ARGON2ID = 2 as Algorithm; // Algorithm.Argon2id: a const enum, not importable as a value.
 
@@ -41,7 +41,7 @@ let dummyHash: Promise<string> | undefined;
 
 /**
  * Verifies against a throw-away hash with the same parameters, so "no such user" takes as long as
- * "wrong password" (SECURITY.md 4). Always false.
+ * "wrong password" (docs/security.md 4). Always false.
  */
 export async function verifyDummyPassword(password: string): Promise<false> {
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));

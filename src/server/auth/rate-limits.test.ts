@@ -32,7 +32,7 @@ function expect429(res: Awaited<ReturnType<typeof postJson>>, error: string) {
 }
 
 describe('per-IP rate limits', () => {
-  it('forgot password: 5 per 15 minutes, then the text of SPEC.md §8; mail not sent', async () => {
+  it('forgot password: 5 per 15 minutes, then the text of docs/api.md; mail not sent', async () => {
     const { user } = await createUser(t.database.db);
     const res = await exhaust(
       '/api/request_password_reset.php',

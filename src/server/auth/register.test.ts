@@ -79,7 +79,7 @@ describe('POST /api/register.php', () => {
     expect(login.statusCode).toBe(200);
   });
 
-  it('keeps a 100-character password whole (SECURITY.md 2)', async () => {
+  it('keeps a 100-character password whole (docs/security.md 2)', async () => {
     const password = `${'p'.repeat(99)}q`;
     await createUser(t.database.db, { username: 'longpass', password });
     const ok = await postJson(t, '/api/login.php', { username: 'longpass', password });
@@ -106,7 +106,7 @@ describe('POST /api/register.php', () => {
     await expectRefused({ username: 'abc', email: 'a@b.co', password: 12345678 }, 400, text);
   });
 
-  it('refuses a short password with the text of SPEC.md §5, and an oversized one (400)', async () => {
+  it('refuses a short password with the text of docs/domain.md, and an oversized one (400)', async () => {
     await expectRefused(
       { username: 'shorty', email: 'shorty@example.com', password: '12345' },
       400,

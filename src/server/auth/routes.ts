@@ -39,7 +39,7 @@ export type AuthRoutesOptions = {
   redis?: { client: Redis; prefix: string } | undefined;
 };
 
-/** Every account call of SPEC.md §7 plus the verification link. Needs sessionPlugin registered first. */
+/** Every account call of docs/api.md plus the verification link. Needs sessionPlugin registered first. */
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const { ctx } = opts;
   const rules = {

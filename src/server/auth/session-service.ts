@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { deleteSession, findSessionWithUser, insertSession, touchSession } from './sessions-repository.ts';
 import { hashToken, isWellFormedToken, newToken } from './tokens.ts';
 
-// Opaque session tokens (DESIGN.md §5): 256 random bits in the cookie, their SHA-256 in the database.
+// Opaque session tokens (docs/domain.md): 256 random bits in the cookie, their SHA-256 in the database.
 
 /** Absolute lifetime: a session ends 30 days after login whatever happens. */
 export const SESSION_MAX_AGE_MS = 30 * 24 * 3600_000;

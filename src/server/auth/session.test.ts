@@ -53,7 +53,7 @@ describe('GET /api/get_user_role.php', () => {
 });
 
 describe('GET /api/logout.php', () => {
-  it('ends the session, clears the cookie, and the old cookie then gives 401 (SECURITY.md 9)', async () => {
+  it('ends the session, clears the cookie, and the old cookie then gives 401 (docs/security.md 9)', async () => {
     const { cookie } = await createLoggedInUser(t);
     const res = await get('/api/logout.php', cookie);
     expect(res.statusCode).toBe(200);
@@ -80,7 +80,7 @@ describe('GET /api/logout.php', () => {
   });
 });
 
-describe('session lifetime (SECURITY.md 9)', () => {
+describe('session lifetime (docs/security.md 9)', () => {
   it('ends after 7 idle days, and the row is deleted', async () => {
     const { user, cookie } = await createLoggedInUser(t);
     t.advance(SESSION_IDLE_MS - 60_000);

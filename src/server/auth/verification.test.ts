@@ -40,7 +40,7 @@ async function isVerified(username: string): Promise<boolean> {
   return u?.emailVerifiedAt != null;
 }
 
-describe('GET /api/verify-email (SECURITY.md 5)', () => {
+describe('GET /api/verify-email (docs/security.md 5)', () => {
   it('works once: a replayed link is a 400 (the account stays verified)', async () => {
     const link = await registerAndGetLink('replay');
     expect((await visit(link)).statusCode).toBe(302);

@@ -20,7 +20,7 @@ import type { PricingSettings } from '../pricing/settings.ts';
 // the checkout both come from here, so the cart shows exactly what the checkout charges. The client's
 // `cost` is never read. Every refusal names the file and says what is wrong.
 
-/** A cart line as the client sends it (SPEC.md §3's cart item; only these fields are read). */
+/** A cart line as the client sends it (docs/domain.md's cart line; only these fields are read). */
 export type CartLineInput = {
   filePath?: unknown;
   fileName?: unknown;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type CartQuotePayload, cartQuoteRequest } from '../../shared/checkout.ts';
+import { API } from '../../shared/api.ts';
+import type { CartQuotePayload } from '../../shared/checkout.ts';
 import type { AppContext } from '../context.ts';
 import { methodNotAllowed, parseBody } from '../http/route-helpers.ts';
 import { resolveViewer } from '../models/owner.ts';
@@ -12,8 +13,8 @@ import { checkCartLines } from './cart-lines.ts';
 
 export async function cartQuoteRoute(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  app.post('/api/cart/quote', async (req, reply) => {
-    const { items } = parseBody(cartQuoteRequest, req.body);
+  app.post(API.cartQuote.path, async (req, reply) => {
+    const { items } = parseBody(API.cartQuote.body, req.body);
     const checks = await checkCartLines(
       {
         db: ctx.db,
@@ -36,5 +37,5 @@ export async function cartQuoteRoute(app: FastifyInstance, opts: { ctx: AppConte
     const payload: CartQuotePayload = { currency: 'usd', lines, total: dollars(totalCents) };
     return reply.header('cache-control', 'no-store').send(payload);
   });
-  methodNotAllowed(app, '/api/cart/quote', ['POST']);
+  methodNotAllowed(app, API.cartQuote.path, ['POST']);
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { MAX_CART_LINES } from '../../shared/cart.ts';
 import { colorName, strengthLabel } from '../../shared/catalog.ts';
-import { MAX_CART_LINES } from '../../shared/checkout.ts';
 import { formatCents } from '../../shared/format.ts';
 import type { AppContext } from '../context.ts';
 import { type Order, orderEvents, orderItems, orders, users } from '../db/schema.ts';

@@ -3,7 +3,7 @@ import type { Order } from '../db/schema.ts';
 import { decide } from './fulfil.ts';
 import type { SessionState } from './payment-provider.ts';
 
-// What a session says about an order, wherever the order stands (SECURITY.md 37-39, promise 6).
+// What a session says about an order, wherever the order stands (docs/security.md 37-39, promise 6).
 
 const order = (status: string, overrides: Partial<Order> = {}) =>
   ({ id: 1, status, totalCents: 2500, currency: 'usd', amountPaidCents: null, ...overrides }) as Order;

@@ -10,7 +10,7 @@ import { canMove } from '../orders/status.ts';
 import { confirmationMail } from './confirmation-mail.ts';
 import type { PaymentProvider, SessionState } from './payment-provider.ts';
 
-// fulfilCheckout: the one way an order leaves `pending` (DESIGN.md §5). The webhook, the success page's
+// fulfilCheckout: the one way an order leaves `pending` (docs/domain.md). The webhook, the success page's
 // status call, the simulator's Pay and the reconcile job all call it with a session id; it reads the
 // session from the provider (never the caller's word) and, in one transaction, applies what it says:
 // - a provider event id is stored uniquely first, so a repeated event is applied once;

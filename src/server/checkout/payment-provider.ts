@@ -1,6 +1,6 @@
 import type { ShippingAddress } from '../../shared/address.ts';
 
-// The one interface both payment providers implement (DESIGN.md §2): Stripe Checkout, and the built-in
+// The one interface both payment providers implement (the README's design notes): Stripe Checkout, and the built-in
 // simulator of the embedded default. The shop only ever creates a hosted session and reads one back;
 // what a session says is the truth the fulfilment acts on, whoever asked (webhook, success page, reconcile).
 

@@ -5,7 +5,7 @@ import { type FulfilDeps, fulfilCheckout, markChecked } from './fulfil.ts';
 
 // A webhook can be lost (the shop was down, a proxy dropped it). Every few minutes this job asks the
 // provider about each pending order older than 10 minutes, through the same fulfilment, so a paid session
-// becomes a paid order even if no event ever arrives (SECURITY.md promise 1), and an abandoned one is
+// becomes a paid order even if no event ever arrives (docs/security.md promise 1), and an abandoned one is
 // cancelled once its session expires.
 
 export const RECONCILE_AFTER_MS = 10 * 60_000;

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { API } from '../../shared/api.ts';
 import { type CheckoutStatusPayload, checkoutSessionPayload } from '../../shared/checkout.ts';
 import { requireUser, requireVerifiedUser } from '../auth/session-plugin.ts';
 import type { AppContext } from '../context.ts';
@@ -34,7 +35,7 @@ export async function checkoutPlugin(app: FastifyInstance, opts: CheckoutPluginO
   await app.register(cartQuoteRoute, { ctx });
 
   app.post(
-    '/api/create-checkout-session.php',
+    API.createCheckout.path,
     {
       preHandler: requireVerifiedUser,
       config: {
@@ -51,11 +52,11 @@ export async function checkoutPlugin(app: FastifyInstance, opts: CheckoutPluginO
       return reply.header('cache-control', NO_STORE).send(checkoutSessionPayload.parse(session));
     },
   );
-  methodNotAllowed(app, '/api/create-checkout-session.php', ['POST']);
+  methodNotAllowed(app, API.createCheckout.path, ['POST']);
 
   // The success page asks here, so a late webhook does not leave the customer waiting.
   app.get(
-    '/api/checkout/status',
+    API.checkoutStatus.path,
     {
       preHandler: requireUser,
       config: {
@@ -87,7 +88,7 @@ export async function checkoutPlugin(app: FastifyInstance, opts: CheckoutPluginO
       return reply.header('cache-control', NO_STORE).send(payload);
     },
   );
-  methodNotAllowed(app, '/api/checkout/status', ['GET']);
+  methodNotAllowed(app, API.checkoutStatus.path, ['GET']);
 
   await app.register(simulatorRoutes, { deps });
   await app.register(stripeWebhookRoute, { deps });

@@ -23,7 +23,7 @@ export async function uploadBox(t: TestApp, customer: Customer, size: number, fi
   return res.json().id as string;
 }
 
-/** A printCart line as the client stores it (SPEC.md §3). */
+/** A printCart line as the client stores it (docs/domain.md, src/shared/cart.ts). */
 export function cartItem(modelId: string, overrides: Record<string, unknown> = {}) {
   return {
     id: `line-${modelId}-${Math.random().toString(36).slice(2)}`,

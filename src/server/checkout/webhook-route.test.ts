@@ -18,7 +18,7 @@ import {
 import { WEBHOOK_PATH } from './webhook-route.ts';
 
 // POST /api/payments/stripe/webhook with real signatures (stripe.webhooks.generateTestHeaderString), the
-// session read back from a local Stripe fake: SECURITY.md 35-41 and promises 1, 2, 4 and 6.
+// session read back from a local Stripe fake: docs/security.md 35-41 and promises 1, 2, 4 and 6.
 
 const SECRET_KEY = 'sk_test_webhook_suite';
 const WEBHOOK_SECRET = 'whsec_test_webhook_suite';
@@ -99,7 +99,7 @@ async function confirmationsOf(sessionId: string): Promise<number> {
   return rows.length;
 }
 
-describe('signatures (SECURITY.md 36)', () => {
+describe('signatures (docs/security.md 36)', () => {
   it('refuses a missing, forged, re-serialised or stale signature with 400, changing nothing', async () => {
     const id = await newCheckout();
     fake.pay(id);

@@ -95,6 +95,8 @@ export const models = pgTable(
      * for the per-IP daily quota; never the address itself. Cleared once the day is over.
      */
     uploadIpHash: text('upload_ip_hash'),
+    /** The owner removed it from their list (GET /api/models); orders and carts may still name it. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -245,6 +247,18 @@ export const simulatorSessions = pgTable('simulator_sessions', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   completedAt: timestamp('completed_at', { withTimezone: true }),
   createdAt: createdAt(),
+});
+
+/**
+ * A logged-in customer's cart, kept so that it follows the account to another device; the browser's
+ * `printCart` stays the working copy. `items` is checked against src/shared/cart.ts on every write.
+ */
+export const savedCarts = pgTable('saved_carts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  items: jsonb('items').$type<unknown[]>().notNull().default([]),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const contactMessages = pgTable('contact_messages', {

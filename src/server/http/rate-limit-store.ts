@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { LogThrottle } from '../logger.ts';
 
-// Where the per-route rate-limit counters live (DESIGN.md §1): in the process by default, in Redis
+// Where the per-route rate-limit counters live (the README's design notes): in the process by default, in Redis
 // when REDIS_URL is set, so that several app instances behind one load balancer share one count.
 //
 // A Redis outage must not take the shop down with it: a command fails fast (no offline queue, one

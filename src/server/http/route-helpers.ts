@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { HttpError } from '../plugins/error-handler.ts';
@@ -28,26 +28,38 @@ export function parseBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** Validates a JSON body with its route's schema and required fields from the shared API table. */
+export function parseRouteBody<S extends z.ZodType>(
+  route: { body: S; required?: { fields: readonly string[]; message: string } | undefined },
+  body: unknown,
+): z.infer<S> {
+  return parseBody(route.body, body, route.required);
+}
+
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * Answers every method but `allowed` on `url` with 405 and an Allow header, instead of Fastify's 404
- * (SECURITY.md 16: a state change by GET is refused, and says so). GET implies HEAD.
+ * (docs/security.md 16: a state change by GET is refused, and says so). GET implies HEAD.
  */
 export function methodNotAllowed(app: FastifyInstance, url: string, allowed: HTTPMethods[]): void {
   const allow = new Set<string>(allowed);
   if (allow.has('GET')) allow.add('HEAD');
   const others = ALL_METHODS.filter((m) => !allow.has(m));
-  app.route({
-    method: others,
-    url,
-    exposeHeadRoute: false,
-    handler: async (_req, reply) =>
-      reply
-        .code(405)
-        .header('allow', [...allow].join(', '))
-        .send({ error: 'Method not allowed.' }),
-  });
+  const handler = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', [...allow].join(', '))
+      .send({ error: 'Method not allowed.' });
+  for (const m of others) refusals.add(`${m} ${url}`);
+  app.route({ method: others, url, exposeHeadRoute: false, handler });
+}
+
+const refusals = new Set<string>();
+
+/** Whether `method url` is only methodNotAllowed's 405 (the route table's contract test asks). */
+export function refusesMethod(method: string, url: string): boolean {
+  return refusals.has(`${method} ${url}`);
 }
 
 /** One limit: `max` requests per `windowMs` per client (IP, or IPv6 /64), scaled by RATE_LIMIT_SCALE. */

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { type OutboxMail, outbox } from '../db/schema.ts';
 
-// The durable outbox (DESIGN.md §5): a mail is a row written in the same transaction as its cause; the
+// The durable outbox (docs/domain.md): a mail is a row written in the same transaction as its cause; the
 // worker claims due rows, sends them and records the outcome.
 
 export type OutboxRow = typeof outbox.$inferSelect;

@@ -34,7 +34,7 @@ function fakeMailer(send: Mailer['send']): Mailer & { sent: number[] } {
   };
 }
 
-describe('an SMTP outage (DESIGN.md §5)', () => {
+describe('an SMTP outage (docs/domain.md)', () => {
   it('fails no request and loses no mail: it is sent once when the server is back', async () => {
     await smtp.stop();
     const res = await postJson(t, '/api/register.php', {

@@ -57,7 +57,7 @@ describe('templates', () => {
 });
 
 describe('the outbox-file mailer (no SMTP_URL)', () => {
-  it('writes a .eml per mail and logs one line naming its file, never its link (SECURITY.md 22)', async () => {
+  it('writes a .eml per mail and logs one line naming its file, never its link (docs/security.md 22)', async () => {
     const outboxDir = fs.mkdtempSync(path.join(os.tmpdir(), 'outbox-'));
     try {
       const { lines, log } = captureLog();

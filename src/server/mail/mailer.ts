@@ -73,7 +73,7 @@ function outboxFileMailer(config: MailerConfig, log: FastifyBaseLogger): Mailer 
       await fs.writeFile(`${file}.tmp`, info.message as Buffer);
       await fs.rename(`${file}.tmp`, file);
       // Where to read it, never its link: a reset or verification token in the log would let anyone who
-      // reads the log take over the account (SECURITY.md 22). The file itself is the local inbox.
+      // reads the log take over the account (docs/security.md 22). The file itself is the local inbox.
       log.info(`mail to ${maskEmail(mail.to)}: ${mail.subject} (${file})`);
     },
     close: () => transport.close(),

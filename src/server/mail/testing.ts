@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
-// Reading mail back in tests (STYLE.md §9): the raw messages the outbox wrote or an SMTP server received.
+// Reading mail back in tests: the raw messages the outbox wrote or an SMTP server received.
 
 export type ParsedMail = { headers: Record<string, string>; text: string; html: string; raw: string };
 

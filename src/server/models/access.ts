@@ -7,7 +7,7 @@ import type { Owner, Viewer } from './owner.ts';
 
 // Who may see a model: its owner (the account, or the browser while no account owns it), the owner of an
 // order holding it, and staff. Everyone else gets the same 404 as for an id that does not exist
-// (SECURITY.md 20), so ids cannot be probed.
+// (docs/security.md 20), so ids cannot be probed.
 
 export const MODEL_NOT_FOUND = 'Model not found.';
 

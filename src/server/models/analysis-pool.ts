@@ -4,7 +4,7 @@ import type { AnalyzeResult, AnalyzeTask } from './analyze-worker.ts';
 import { FairQueue, QueueFullError } from './fair-queue.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
-// (SECURITY.md 30). A model past either limit is refused; the thread is replaced, the server keeps going.
+// (docs/security.md 30). A model past either limit is refused; the thread is replaced, the server keeps going.
 
 export type AnalysisPoolOptions = {
   /** Threads that may analyse at once (default: CPUs - 1, at least 1, at most 4). */

@@ -16,7 +16,7 @@ describe('checkUploadName', () => {
     expect(checkUploadName('.stl').fileName).toBe('model.stl');
   });
 
-  it('refuses hidden extensions, NUL bytes and other types with one message (SECURITY.md 24)', () => {
+  it('refuses hidden extensions, NUL bytes and other types with one message (docs/security.md 24)', () => {
     for (const name of [
       'x.stl.php',
       'x.php%00.stl',

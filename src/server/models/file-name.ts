@@ -1,7 +1,7 @@
 import { HttpError } from '../plugins/error-handler.ts';
 
 // The name a customer's file arrives with: only its LAST extension counts, and a name that hides another
-// one (`x.php%00.stl`, a NUL byte, `x.stl.php`) is refused before a byte is kept (SECURITY.md 24). The
+// one (`x.php%00.stl`, a NUL byte, `x.stl.php`) is refused before a byte is kept (docs/security.md 24). The
 // name is only ever shown and offered back as a download name; files are stored under random keys.
 
 export const ONLY_STL_OBJ = 'Only .stl and .obj files are accepted.';

@@ -10,7 +10,7 @@ import { DEFAULT_IP_QUOTA } from './quota.ts';
 import { boxStl, filesIn, fillerModelRow, makeUser, uploadRequest } from './testing.ts';
 import { createUploadIpHasher } from './upload-ip.ts';
 
-// SECURITY.md 31, per client address: a visitor who drops the `visitor` cookie before each upload gets a
+// docs/security.md 31, per client address: a visitor who drops the `visitor` cookie before each upload gets a
 // fresh per-owner quota, but not a fresh per-IP one. IPv6 counts per /64, like the rate limits.
 
 const HOUR = 3600_000;

@@ -5,7 +5,7 @@ import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { hashVisitorToken } from './owner.ts';
 import { boxStl, filesIn, fillerModelRow, uploadRequest } from './testing.ts';
 
-// SECURITY.md 31: a per-IP rate limit on uploads, and per-owner quotas (models a day, bytes stored).
+// docs/security.md 31: a per-IP rate limit on uploads, and per-owner quotas (models a day, bytes stored).
 
 describe('upload rate limit', () => {
   let t: TestApp;

@@ -25,7 +25,7 @@ const urls = () => [
   `/api/models/${model.id}/preview.png`,
 ];
 
-describe('model access (SECURITY.md 20)', () => {
+describe('model access (docs/security.md 20)', () => {
   it('lets the uploading browser read the model, its file and its preview', async () => {
     const info = await get(`/api/models/${model.id}`, owner);
     expect(info.statusCode).toBe(200);
@@ -38,7 +38,7 @@ describe('model access (SECURITY.md 20)', () => {
     expect(preview.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
   });
 
-  it('serves the file as an attachment: octet-stream, nosniff, a safe name (SECURITY.md 32)', async () => {
+  it('serves the file as an attachment: octet-stream, nosniff, a safe name (docs/security.md 32)', async () => {
     const file = await get(`/api/models/${model.id}/file`, owner);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/octet-stream');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { scaleRequest } from '../../shared/models.ts';
+import { API } from '../../shared/api.ts';
+import type { ModelListPayload } from '../../shared/models.ts';
 import { methodNotAllowed } from '../http/route-helpers.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
@@ -8,7 +9,7 @@ import type { StoredFile } from '../storage/file-store.ts';
 import { findOwnedModel, findReadableModel, MODEL_NOT_FOUND, ownerOf } from './access.ts';
 import { attachmentDisposition } from './file-name.ts';
 import { toModelPayload } from './model-payload.ts';
-import { findModel } from './models-repository.ts';
+import { findModel, hideModel, listOwnedModels } from './models-repository.ts';
 import { resolveViewer } from './owner.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
 import { createPreviewLinks } from './preview-links.ts';
@@ -19,6 +20,9 @@ import { scaleModel } from './scale-service.ts';
 // everyone else). Scaling makes a new model for the owner.
 
 const params = z.object({ id: z.string().max(64) });
+
+/** As many as the upload tool remembers (MAX_SAVED_MODELS). */
+const MAX_LISTED_MODELS = 100;
 
 function sendStored(reply: FastifyReply, stored: StoredFile | null, type: string): FastifyReply {
   if (!stored) throw new HttpError(404, MODEL_NOT_FOUND);
@@ -32,7 +36,26 @@ function sendStored(reply: FastifyReply, stored: StoredFile | null, type: string
 export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
   const { ctx, store } = deps;
 
-  app.get('/api/models/:id', async (req, reply) => {
+  // The caller's models (account, or this browser while logged out), so they follow the account to
+  // another device. Models the owner removed, and the originals of rescaled ones, are not listed.
+  app.get(API.myModels.path, async (req, reply) => {
+    const owner = ownerOf(await resolveViewer(req));
+    const rows = owner ? await listOwnedModels(ctx.db, owner, MAX_LISTED_MODELS) : [];
+    const pricing = await loadPricingSettings(ctx.db);
+    const payload: ModelListPayload = {
+      models: rows.map((m) => toModelPayload(m, pricing, deps.warnings)),
+    };
+    return reply.header('cache-control', 'private, no-store').send(payload);
+  });
+
+  app.delete(API.removeModel.path, async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const model = await findOwnedModel(ctx.db, id, await resolveViewer(req));
+    await hideModel(ctx.db, model.id, ctx.now());
+    return reply.code(204).send();
+  });
+
+  app.get(API.model.path, async (req, reply) => {
     const { id } = params.parse(req.params);
     const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
     const pricing = await loadPricingSettings(ctx.db);
@@ -41,7 +64,7 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
       .send(toModelPayload(model, pricing, deps.warnings));
   });
 
-  app.get('/api/models/:id/file', async (req, reply) => {
+  app.get(API.modelFile.path, async (req, reply) => {
     const { id } = params.parse(req.params);
     const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
     reply
@@ -51,7 +74,7 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
   });
 
   const previewLinks = createPreviewLinks(ctx.db, ctx.config.publicUrl);
-  app.get('/api/models/:id/preview.png', async (req, reply) => {
+  app.get(API.modelPreview.path, async (req, reply) => {
     const { id } = params.parse(req.params);
     const { exp, sig } = (req.query ?? {}) as Record<string, unknown>;
     // A signed link (order mail, hosted checkout) opens this one preview without a session.
@@ -65,9 +88,9 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     return sendStored(reply, await store.get(model.previewKey), 'image/png');
   });
 
-  app.post('/api/models/:id/scale', async (req, reply) => {
+  app.post(API.scaleModel.path, async (req, reply) => {
     const { id } = params.parse(req.params);
-    const { factor } = scaleRequest.parse(req.body ?? {});
+    const { factor } = API.scaleModel.body.parse(req.body ?? {});
     const viewer = await resolveViewer(req);
     const source = await findOwnedModel(ctx.db, id, viewer);
     const owner = ownerOf(viewer)!;
@@ -80,8 +103,9 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
       .send(toModelPayload(model, pricing, deps.warnings));
   });
 
-  methodNotAllowed(app, '/api/models/:id', ['GET']);
-  methodNotAllowed(app, '/api/models/:id/file', ['GET']);
-  methodNotAllowed(app, '/api/models/:id/preview.png', ['GET']);
-  methodNotAllowed(app, '/api/models/:id/scale', ['POST']);
+  methodNotAllowed(app, API.myModels.path, ['GET']);
+  methodNotAllowed(app, API.model.path, ['GET', 'DELETE']);
+  methodNotAllowed(app, API.modelFile.path, ['GET']);
+  methodNotAllowed(app, API.modelPreview.path, ['GET']);
+  methodNotAllowed(app, API.scaleModel.path, ['POST']);
 }

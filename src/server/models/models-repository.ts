@@ -43,7 +43,8 @@ export async function touchModel(
 ): Promise<Model | undefined> {
   const [row] = await db
     .update(models)
-    .set({ createdAt: now, uploadIpHash })
+    // Uploaded again: back in the owner's list too.
+    .set({ createdAt: now, uploadIpHash, hiddenAt: null })
     .where(eq(models.id, id))
     .returning();
   return row;
@@ -64,6 +65,31 @@ export async function insertSharingFile(db: Db, sourceId: string, row: NewModel)
       .for('share');
     return source ? insertModel(tx, row) : undefined;
   });
+}
+
+/** The owner's listed models (GET /api/models), newest first. */
+export async function listOwnedModels(db: Db, owner: Owner, limit: number): Promise<Model[]> {
+  return db
+    .select()
+    .from(models)
+    .where(and(ownedBy(owner), isNull(models.hiddenAt)))
+    .orderBy(desc(models.createdAt), desc(models.id))
+    .limit(limit);
+}
+
+/** Takes a model off its owner's list (the row stays: a cart or an order may still name it). */
+export async function hideModel(db: Db, id: string, now: Date): Promise<void> {
+  await db.update(models).set({ hiddenAt: now }).where(eq(models.id, id));
+}
+
+/** A rescale: the new model takes the old one's place in the owner's list. */
+export async function listInstead(db: Db, fromId: string, toId: string, now: Date): Promise<void> {
+  await db
+    .update(models)
+    .set({
+      hiddenAt: sql`case when ${models.id} = ${toId} then null else ${now.toISOString()}::timestamptz end`,
+    })
+    .where(inArray(models.id, [fromId, toId]));
 }
 
 /** The owner's own unscaled upload of the same bytes under the same name (a repeated upload). */

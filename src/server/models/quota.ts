@@ -3,7 +3,7 @@ import { HttpError } from '../plugins/error-handler.ts';
 import { ipUploadStats, uploadStats } from './models-repository.ts';
 import type { Owner } from './owner.ts';
 
-// Limits on top of the per-IP rate limit (SECURITY.md 31). Per owner (account or browser): how many models
+// Limits on top of the per-IP rate limit (docs/security.md 31). Per owner (account or browser): how many models
 // a day, and how many bytes of distinct files held. Per client address (IPv4, IPv6 /64), counted from the
 // models table so that dropping the visitor cookie gains nothing: how many models a day, and how many
 // bytes of new files a day. The per-IP limits are higher, so an office or school behind one NAT address

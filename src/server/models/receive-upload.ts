@@ -12,7 +12,7 @@ import { isNoSpaceError } from './disk-space.ts';
 import { checkUploadName, type ModelExtension } from './file-name.ts';
 
 // Streams the one file of a multipart upload to a temp file, hashing it on the way. Nothing is kept when
-// the name is wrong, the file is larger than 64 MiB (SECURITY.md 23, 24) or the disk fills up (507, see
+// the name is wrong, the file is larger than 64 MiB (docs/security.md 23, 24) or the disk fills up (507, see
 // disk-space.ts): the caller gets an HttpError and no temp file.
 
 export const TOO_LARGE = 'This file is larger than 64 MB.';

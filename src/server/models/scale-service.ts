@@ -3,7 +3,7 @@ import type { Model } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { MODEL_NOT_FOUND } from './access.ts';
 import { newModelId } from './ids.ts';
-import { findOwnedScaled, insertSharingFile } from './models-repository.ts';
+import { findOwnedScaled, insertSharingFile, listInstead } from './models-repository.ts';
 import type { Owner } from './owner.ts';
 
 // 'Designed in inches?': a new model row sharing the stored file and preview, with every measurement
@@ -28,7 +28,10 @@ export async function scaleModel(
     fileName: source.fileName,
     scale,
   });
-  if (existing) return existing;
+  if (existing) {
+    await listInstead(db, source.id, existing.id, now);
+    return existing;
+  }
   const s = scale / source.scale;
   const model = await insertSharingFile(db, source.id, {
     id: newModelId(),
@@ -53,5 +56,6 @@ export async function scaleModel(
   });
   // Removed by the cleanup since the route read it.
   if (!model) throw new HttpError(404, MODEL_NOT_FOUND);
+  await listInstead(db, source.id, model.id, now);
   return model;
 }

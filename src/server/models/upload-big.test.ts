@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('a 64 MB model (SECURITY.md 30)', () => {
+describe('a 64 MB model (docs/security.md 30)', () => {
   it('is analysed off the event loop: /healthz keeps answering meanwhile', { timeout: 60_000 }, async () => {
     const bytes = concatChunks(bigBinaryStl(MAX_UPLOAD_BYTES));
     expect(bytes.length).toBeLessThanOrEqual(MAX_UPLOAD_BYTES);

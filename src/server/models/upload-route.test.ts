@@ -129,7 +129,7 @@ describe('POST /api/uploads: accepted models', () => {
 describe('POST /api/uploads: refused uploads keep nothing', () => {
   beforeEach(reset);
 
-  it('64 MiB + 1 byte: 413 before anything is kept (SECURITY.md 23)', async () => {
+  it('64 MiB + 1 byte: 413 before anything is kept (docs/security.md 23)', async () => {
     const res = await t.app.inject(
       uploadRequest({ fileName: 'huge.stl', bytes: new Uint8Array(MAX_UPLOAD_BYTES + 1) }),
     );
@@ -138,7 +138,7 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     await expectNothingKept();
   });
 
-  it('refuses names hiding another type with 400 (SECURITY.md 24)', async () => {
+  it('refuses names hiding another type with 400 (docs/security.md 24)', async () => {
     for (const fileName of ['x.stl.php', 'x.php%00.stl', 'x.php\u0000.stl', 'notes.txt', 'model.3mf']) {
       const res = await t.app.inject(uploadRequest({ fileName, bytes: boxStl(10, 10, 10) }));
       expect(res.statusCode, fileName).toBe(400);
@@ -161,7 +161,7 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     await expectNothingKept();
   });
 
-  it('refuses a binary STL whose header claims 0xFFFFFFFF triangles with 422 (SECURITY.md 25)', async () => {
+  it('refuses a binary STL whose header claims 0xFFFFFFFF triangles with 422 (docs/security.md 25)', async () => {
     const bytes = boxStl(10, 10, 10);
     new DataView(bytes.buffer).setUint32(80, 0xffffffff, true);
     const res = await t.app.inject(uploadRequest({ fileName: 'liar.stl', bytes }));
@@ -199,7 +199,7 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     expect(scaled.json().dimensions.x).toBeCloseTo(25.4, 6);
   });
 
-  it('refuses empty files, OBJ with bad indices and faceless models with 422 (SECURITY.md 27, 28)', async () => {
+  it('refuses empty files, OBJ with bad indices and faceless models with 422 (docs/security.md 27, 28)', async () => {
     const cases: Array<[string, string | Uint8Array]> = [
       ['empty.stl', new Uint8Array(0)],
       ['zero.obj', 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n'],

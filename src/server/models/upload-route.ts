@@ -1,5 +1,6 @@
 import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API } from '../../shared/api.ts';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import type { Model } from '../db/schema.ts';
 import { clientBucket } from '../http/client-key.ts';
@@ -35,7 +36,7 @@ function expectedBytes(req: FastifyRequest): number {
 export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
   const { ctx, disk } = deps;
   const config = { rateLimit: rateLimit(ctx.config, UPLOAD_RATE) };
-  app.post('/api/uploads', { config }, async (req, reply) => {
+  app.post(API.upload.path, { config }, async (req, reply) => {
     const viewer = await resolveViewer(req);
     const owner: Owner = ownerOf(viewer) ?? {
       userId: null,
@@ -73,5 +74,5 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
     const payload = toModelPayload(model, await loadPricingSettings(ctx.db), deps.warnings);
     return reply.code(201).header('cache-control', 'no-store').send(payload);
   });
-  methodNotAllowed(app, '/api/uploads', ['POST']);
+  methodNotAllowed(app, API.upload.path, ['POST']);
 }

@@ -1,6 +1,6 @@
 import type { ModelWarning } from '../../shared/models.ts';
 
-// The shop's own warnings about a model (DESIGN.md §5), recomputed from the row and the configuration
+// The shop's own warnings about a model (docs/domain.md), recomputed from the row and the configuration
 // every time, so a changed build volume applies to models already uploaded.
 
 export type Size = { x: number; y: number; z: number };

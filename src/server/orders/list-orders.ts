@@ -5,7 +5,7 @@ import { orderItems, orders } from '../db/schema.ts';
 
 const dollars = (cents: number) => Math.round(cents) / 100;
 
-/** A user's orders, newest first, shaped as SPEC.md §3 (GET /api/get_orders.php). */
+/** A user's orders, newest first, shaped as docs/api.md (GET /api/get_orders.php). */
 export async function listOrdersForUser(db: Db, userId: number, now: Date): Promise<OrderPayload[]> {
   const rows = await db
     .select()

@@ -48,7 +48,7 @@ describe('GET /api/get_orders.php', () => {
     expect(res.json()).toHaveProperty('error');
   });
 
-  it("lists only the caller's orders with the fields of SPEC.md §3, newest first", async () => {
+  it("lists only the caller's orders with the fields of docs/api.md, newest first", async () => {
     const alice = await createLoggedInUser(t);
     const bob = await createLoggedInUser(t);
     await placeOrder(bob.user.id, 'paid', [{ fileName: 'bob.stl', quantity: 1 }]);

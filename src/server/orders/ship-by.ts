@@ -1,4 +1,4 @@
-// When a paid order should leave the shop: SPEC.md §9 says "usually printed and shipped within 1 week",
+// When a paid order should leave the shop: docs/domain.md says "usually printed and shipped within 1 week",
 // i.e. five working days after payment, counted in the shop's own time zone (Wisconsin). The shipping issue
 // refines this with the print queue and public holidays.
 

@@ -1,6 +1,6 @@
 import type { OrderStatus } from '../../shared/catalog.ts';
 
-// Which way an order may move (DESIGN.md §5). Only the payment provider's verified word moves an order out
+// Which way an order may move (docs/domain.md). Only the payment provider's verified word moves an order out
 // of `pending`; staff move it along production and may cancel before it ships. Nothing moves back.
 
 const NEXT: Record<OrderStatus, readonly OrderStatus[]> = {

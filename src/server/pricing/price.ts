@@ -1,7 +1,7 @@
 import { isStrength, type Strength } from '../../shared/catalog.ts';
 import { infillFor, type PricingSettings, type QuantityTier } from './settings.ts';
 
-// Pure price arithmetic (DESIGN.md §5). Inputs are guarded so that no price is ever NaN, 0 or negative:
+// Pure price arithmetic (docs/domain.md). Inputs are guarded so that no price is ever NaN, 0 or negative:
 // a bad input throws instead of pricing.
 
 /** A model's size as the price needs it. */

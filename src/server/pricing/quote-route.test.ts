@@ -60,7 +60,7 @@ describe('POST /api/quote', () => {
     });
   });
 
-  it('refuses tampered inputs with 400 (SECURITY.md 33)', async () => {
+  it('refuses tampered inputs with 400 (docs/security.md 33)', async () => {
     for (const tampered of [
       { quantity: 0 },
       { quantity: -1 },

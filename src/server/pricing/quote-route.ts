@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { type QuotePayload, type QuoteRequest, quoteRequest } from '../../shared/models.ts';
+import { API } from '../../shared/api.ts';
+import type { QuotePayload, QuoteRequest } from '../../shared/models.ts';
 import type { AppContext } from '../context.ts';
 import { methodNotAllowed } from '../http/route-helpers.ts';
 import { findReadableModel } from '../models/access.ts';
@@ -35,11 +36,11 @@ export function toQuotePayload(request: QuoteRequest, price: LinePrice): QuotePa
 
 export async function quoteRoute(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  app.post('/api/quote', async (req, reply) => {
-    const request = quoteRequest.parse(req.body ?? {});
+  app.post(API.quote.path, async (req, reply) => {
+    const request = API.quote.body.parse(req.body ?? {});
     const model = await findReadableModel(ctx.db, request.modelId, await resolveViewer(req));
     const price = priceModelLine(model, request, await loadPricingSettings(ctx.db));
     return reply.header('cache-control', 'no-store').send(toQuotePayload(request, price));
   });
-  methodNotAllowed(app, '/api/quote', ['POST']);
+  methodNotAllowed(app, API.quote.path, ['POST']);
 }

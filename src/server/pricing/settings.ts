@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MINIMUM_ITEM_PRICE_CENTS, type Strength } from '../../shared/catalog.ts';
 
-// The pricing constants (DESIGN.md §5): defaults here, overridden key by key by the settings row
+// The pricing constants (docs/domain.md): defaults here, overridden key by key by the settings row
 // (`settings.pricing`, id = 1) that the admin panel edits. Money is in cents; rates may hold fractions
 // of a cent (5 cents a gram), prices are rounded to whole cents only at the end.
 
@@ -25,7 +25,7 @@ export const pricingSettings = z.object({
   printSpeedCm3PerHour: z.number().positive().max(100_000),
   hourlyRateCents: z.number().min(0).max(1_000_000),
   setupFeeCents: z.number().min(0).max(1_000_000),
-  /** No item costs less (SPEC.md §9: $12.00); never 0, so no price is ever 0. */
+  /** No item costs less (docs/domain.md: $12.00); never 0, so no price is ever 0. */
   minimumCents: z.number().int().min(1).max(10_000_000),
   /** Infill fraction by strength: 1 Hollow .. 5 Solid. */
   infillByStrength: z.object({ '1': fraction, '2': fraction, '3': fraction, '4': fraction, '5': fraction }),

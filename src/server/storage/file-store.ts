@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 
 // Where model files and previews live: a local directory by default; an S3-compatible store can
-// implement the same four operations (DESIGN.md §1). Keys are random, never derived from user input.
+// implement the same four operations (the README's design notes). Keys are random, never derived from user input.
 
 export type PutSource =
   /** A finished temporary file: the store may move it (the caller removes the path afterwards anyway). */

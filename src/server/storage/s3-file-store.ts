@@ -18,7 +18,7 @@ import {
 } from './file-store.ts';
 
 // Model files and previews in an S3-compatible bucket (AWS S3, MinIO, Cloudflare R2, Ceph...), for
-// several app instances that share no disk (DESIGN.md §1). Objects are private: the shop streams them
+// several app instances that share no disk (the README's design notes). Objects are private: the shop streams them
 // out through its own access checks, it never hands out bucket URLs.
 
 export type S3Settings = {

@@ -1,6 +1,6 @@
 import { afterEach, vi } from 'vitest';
 
-// An unexpected console.error fails the test that caused it (STYLE.md §10).
+// An unexpected console.error fails the test that caused it: a test that logs an error hides a bug.
 let errors: unknown[][] = [];
 const original = console.error;
 

@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { openPglite, openPostgres } from '../db/client.ts';
 import { withDatabase } from './database-url.ts';
 
-// Migrates one database for the whole run; each test file then clones it (DESIGN.md §6):
+// Migrates one database for the whole run; each test file then clones it (the README's design notes):
 // a PGlite snapshot file, or a PostgreSQL template database when DATABASE_URL is set.
 
 declare module 'vitest' {

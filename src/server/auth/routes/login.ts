@@ -1,25 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MAX_PASSWORD_LENGTH } from '../../../shared/catalog.ts';
+import { API } from '../../../shared/api.ts';
 import type { AppContext } from '../../context.ts';
 import { clientBucket } from '../../http/client-key.ts';
-import { methodNotAllowed, NO_STORE, parseBody, rateLimit } from '../../http/route-helpers.ts';
+import { methodNotAllowed, NO_STORE, parseRouteBody, rateLimit } from '../../http/route-helpers.ts';
 import type { DeviceCookies } from '../device-cookie.ts';
 import { authenticate } from '../login-service.ts';
 import type { LoginThrottle } from '../login-throttle.ts';
-import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';
+import { MSG } from '../schemas.ts';
 import { readSessionToken, setSessionCookie } from '../session-plugin.ts';
 import { createSession, endSession } from '../session-service.ts';
 
 /** Called after a successful login, e.g. to move a visitor's uploads to the account. */
 export type OnLogin = (userId: number, req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-const body = z.object({
-  username: z.string().trim().max(MAX_EMAIL_LENGTH, MSG.loginInvalid),
-  password: z.string().max(MAX_PASSWORD_LENGTH, MSG.loginInvalid),
-});
-
-const URL = '/api/login.php';
+const URL = API.login.path;
 
 /** POST /api/login.php {username, password} (username or email) -> {message, username} + a new session cookie. */
 export function loginRoute(
@@ -39,17 +33,14 @@ export function loginRoute(
       },
     },
     async (req, reply) => {
-      const input = parseBody(body, req.body, {
-        fields: ['username', 'password'],
-        message: MSG.loginRequired,
-      });
+      const input = parseRouteBody(API.login, req.body);
       const user = await authenticate(
         ctx,
         deps.throttle,
         { login: input.username, password: input.password },
         { bucket: clientBucket(req.ip), trustedDevice: (userId) => deps.devices.trustedNonce(req, userId) },
       );
-      // Rotation: the session the browser had (if any) ends; a new id is issued (SECURITY.md 8).
+      // Rotation: the session the browser had (if any) ends; a new id is issued (docs/security.md 8).
       await endSession(ctx, readSessionToken(req, ctx.config));
       const session = await createSession(ctx, user.id);
       setSessionCookie(reply, ctx.config, session.token);

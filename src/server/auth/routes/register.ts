@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { API } from '../../../shared/api.ts';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, parseBody, rateLimit } from '../../http/route-helpers.ts';
+import { methodNotAllowed, parseRouteBody, rateLimit } from '../../http/route-helpers.ts';
 import { registerUser } from '../register-service.ts';
-import { emailField, MSG, newPasswordField, usernameField } from '../schemas.ts';
+import { MSG } from '../schemas.ts';
 
-const body = z.object({ username: usernameField, email: emailField, password: newPasswordField });
+const URL = API.register.path;
 
-const URL = '/api/register.php';
-
-/** POST /api/register.php {username, email, password} -> 201 {message}; 409 when taken (SPEC.md §7). */
+/** POST /api/register.php {username, email, password} -> 201 {message}; 409 when taken (docs/api.md). */
 export function registerRoute(app: FastifyInstance, ctx: AppContext) {
   app.post(
     URL,
@@ -24,10 +22,7 @@ export function registerRoute(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (req, reply) => {
-      const input = parseBody(body, req.body, {
-        fields: ['username', 'email', 'password'],
-        message: MSG.registerRequired,
-      });
+      const input = parseRouteBody(API.register, req.body);
       await registerUser(ctx, input);
       return reply.code(201).send({ message: MSG.registered });
     },

@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { API } from '../../../shared/api.ts';
 import type { AppContext } from '../../context.ts';
-import { methodNotAllowed, parseBody, rateLimit } from '../../http/route-helpers.ts';
-import { MAX_EMAIL_LENGTH, MSG } from '../schemas.ts';
+import { methodNotAllowed, parseRouteBody, rateLimit } from '../../http/route-helpers.ts';
+import { MSG } from '../schemas.ts';
 import { resendVerification } from '../verification-service.ts';
 import { atLeast } from './timing.ts';
 
-const body = z.object({ username: z.string().trim().max(MAX_EMAIL_LENGTH, MSG.resendRequired) });
+const URL = API.resendVerification.path;
 
-const URL = '/api/resend_verification.php';
-
-/** POST /api/resend_verification.php {username} -> always the same 200 {message} (SPEC.md §8). */
+/** POST /api/resend_verification.php {username} -> always the same 200 {message} (docs/api.md). */
 export function resendVerificationRoute(app: FastifyInstance, ctx: AppContext) {
   app.post(
     URL,
@@ -25,7 +23,7 @@ export function resendVerificationRoute(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (req) => {
-      const input = parseBody(body, req.body, { fields: ['username'], message: MSG.resendRequired });
+      const input = parseRouteBody(API.resendVerification, req.body);
       await atLeast(() => resendVerification(ctx, input.username));
       return { message: MSG.resent };
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API } from '../../../shared/api.ts';
 import type { AppContext } from '../../context.ts';
 import { methodNotAllowed, NO_STORE } from '../../http/route-helpers.ts';
 import { MSG } from '../schemas.ts';
@@ -8,18 +9,18 @@ import { endSession } from '../session-service.ts';
 /** Called at every logout, e.g. to end the browser's visitor cookie. */
 export type OnLogout = (req: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
-/** GET check_session.php, GET get_user_role.php, GET logout.php (SPEC.md §7). */
+/** GET check_session.php, GET get_user_role.php, GET logout.php (docs/api.md). */
 export function sessionRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   deps: { onLogout?: OnLogout | undefined } = {},
 ) {
-  app.get('/api/check_session.php', async (req, reply) => {
+  app.get(API.checkSession.path, async (req, reply) => {
     reply.header('cache-control', NO_STORE);
     const user = await getSessionUser(req);
     if (!user) {
       // A visitor without a session cookie is simply logged out (200: nothing failed, and the browser logs
-      // no error on every page load). A cookie that no longer names a session gets 401 (SECURITY.md 9)
+      // no error on every page load). A cookie that no longer names a session gets 401 (docs/security.md 9)
       // and is dropped, so it happens once.
       if (readSessionToken(req, ctx.config) === undefined) return { loggedIn: false };
       clearSessionCookie(reply, ctx.config);
@@ -28,21 +29,21 @@ export function sessionRoutes(
     // The email too, for the customer's own forms (the contact form is filled in with it).
     return { loggedIn: true, username: user.username, email: user.email };
   });
-  methodNotAllowed(app, '/api/check_session.php', ['GET']);
+  methodNotAllowed(app, API.checkSession.path, ['GET']);
 
-  app.get('/api/get_user_role.php', async (req, reply) => {
+  app.get(API.userRole.path, async (req, reply) => {
     reply.header('cache-control', NO_STORE);
     const user = await getSessionUser(req);
     if (!user) return reply.code(401).send({ isAdmin: false, error: MSG.notLoggedIn });
     return { isAdmin: user.isAdmin };
   });
-  methodNotAllowed(app, '/api/get_user_role.php', ['GET']);
+  methodNotAllowed(app, API.userRole.path, ['GET']);
 
-  // SPEC.md §7 makes logout a GET. It only ends the caller's own session, so a cross-site GET can do no
+  // docs/api.md makes logout a GET. It only ends the caller's own session, so a cross-site GET can do no
   // more than log someone out; POST is accepted too (and origin-checked) for clients that prefer it.
   app.route({
     method: ['GET', 'POST'],
-    url: '/api/logout.php',
+    url: API.logout.path,
     handler: async (req, reply) => {
       await endSession(ctx, readSessionToken(req, ctx.config));
       clearSessionCookie(reply, ctx.config);
@@ -50,5 +51,5 @@ export function sessionRoutes(
       return reply.header('cache-control', NO_STORE).send({ message: MSG.loggedOut });
     },
   });
-  methodNotAllowed(app, '/api/logout.php', ['GET', 'POST']);
+  methodNotAllowed(app, API.logout.path, ['GET', 'POST']);
 }

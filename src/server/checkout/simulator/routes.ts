@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type SimulatorSessionPayload, simulatorPayRequest } from '../../../shared/checkout.ts';
+import { API } from '../../../shared/api.ts';
+import type { SimulatorSessionPayload } from '../../../shared/checkout.ts';
 import { methodNotAllowed, rateLimit } from '../../http/route-helpers.ts';
 import { dollars } from '../../pricing/price-model.ts';
 import { type FulfilDeps, fulfilCheckout } from '../fulfil.ts';
@@ -18,7 +19,7 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
   const { ctx } = deps;
   if (deps.provider.name !== 'simulator') return;
 
-  app.get('/api/pay/simulator/:id', async (req, reply) => {
+  app.get(API.simulatorSession.path, async (req, reply) => {
     const { id } = params.parse(req.params);
     const row = await findSimulatorSession(ctx.db, id);
     if (!row) return reply.code(404).send({ error: PAY_MSG.notFound });
@@ -42,7 +43,7 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
   });
 
   app.post(
-    '/api/pay/simulator/:id/pay',
+    API.simulatorPay.path,
     {
       config: {
         rateLimit: rateLimit(ctx.config, {
@@ -54,7 +55,7 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
     },
     async (req, reply) => {
       const { id } = params.parse(req.params);
-      const parsed = simulatorPayRequest.safeParse(req.body ?? {});
+      const parsed = API.simulatorPay.body.safeParse(req.body ?? {});
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         return reply
@@ -85,6 +86,6 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
     },
   );
 
-  methodNotAllowed(app, '/api/pay/simulator/:id', ['GET']);
-  methodNotAllowed(app, '/api/pay/simulator/:id/pay', ['POST']);
+  methodNotAllowed(app, API.simulatorSession.path, ['GET']);
+  methodNotAllowed(app, API.simulatorPay.path, ['POST']);
 }

@@ -20,6 +20,11 @@ export { DETECT_BYTES, detectFormat } from './detect.ts';
 export { MeshError, type MeshErrorCode } from './errors.ts';
 export { MAX_TRIANGLES } from './geometry.ts';
 export { crc32, encodePng } from './png.ts';
-export { createPreviewRenderer, type PreviewRenderer, previewPng } from './preview.ts';
+export {
+  createPreviewRenderer,
+  createTriangleCollector,
+  type PreviewRenderer,
+  previewPng,
+} from './preview.ts';
 export { DEFAULT_PREVIEW_SIZE, type PreviewOptions, renderPreview } from './rasterise.ts';
 export type { BoundingBox, MeshAnalysis, MeshExtension, MeshFormat, Vec3 } from './types.ts';

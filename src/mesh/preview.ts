@@ -3,6 +3,8 @@
 // by streaming the file a second time through createPreviewRenderer, framed on the box the
 // analysis found.
 
+import { CollectSink } from './collect.ts';
+import { MAX_TRIANGLES } from './geometry.ts';
 import { createParser } from './parse.ts';
 import { encodePng } from './png.ts';
 import { DEFAULT_PREVIEW_SIZE, type PreviewOptions, Rasteriser, renderPreview } from './rasterise.ts';
@@ -28,6 +30,24 @@ export function createPreviewRenderer(
     finish: () => {
       parser.finish();
       return raster.image();
+    },
+  };
+}
+
+/** A second pass over the file that keeps every triangle (for the view mesh), up to MAX_TRIANGLES. */
+export function createTriangleCollector(format: MeshFormat): {
+  push(chunk: Uint8Array): void;
+  finish(): Float32Array;
+} {
+  const sink = new CollectSink(MAX_TRIANGLES);
+  const parser = createParser(format, sink);
+  return {
+    push: (chunk) => parser.push(chunk),
+    finish: () => {
+      parser.finish();
+      const triangles = sink.result();
+      if (!triangles) throw new Error('The model has too many triangles to keep.');
+      return triangles;
     },
   };
 }

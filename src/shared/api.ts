@@ -92,6 +92,8 @@ export const API = {
   removeModel: route('DELETE', '/api/models/:id'),
   modelFile: route('GET', '/api/models/:id/file'),
   modelPreview: route('GET', '/api/models/:id/preview.png'),
+  /** The 3D viewer's mesh (GLB with meshopt compression); `X-View-Simplified: 1` when simplified for display. */
+  modelView: route('GET', '/api/models/:id/view.glb'),
   scaleModel: route('POST', '/api/models/:id/scale', { body: scaleRequest, response: modelPayload }),
   quote: route('POST', '/api/quote', { body: quoteRequest, response: quotePayload }),
 

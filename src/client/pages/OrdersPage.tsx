@@ -6,6 +6,7 @@ import { errorText, getJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+import { viewMeshUrl } from '../viewer/view-url.ts';
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
@@ -63,6 +64,7 @@ function Address({ order }: { order: OrderView }) {
 
 function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => void }) {
   const lineTotal = lineTotalOf(item);
+  const modelId = item.unique_file_path;
   const discounted = lineTotal < item.cost * item.quantity - 0.005;
   return (
     <li className="order-item">
@@ -88,13 +90,13 @@ function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => v
           <p className="line-total">{formatMoney(lineTotal)}</p>
           {discounted && <p className="discount">Includes a quantity discount.</p>}
         </div>
-        {item.unique_file_path && (
+        {modelId && (
           <button
             type="button"
             className="button button-small"
             onClick={() =>
               onView({
-                url: `/api/models/${item.unique_file_path}/file`,
+                url: viewMeshUrl(modelId),
                 fileName: item.file_name,
                 color: item.color,
               })

@@ -5,6 +5,7 @@ import type { ModelPayload } from '../../shared/models.ts';
 import { addCartItem, replaceCartModel } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
+import { viewMeshUrl } from '../viewer/view-url.ts';
 import { ColorOptions } from './ColorOptions.tsx';
 import { type Choices, listPrice, MAX_NOTES, MAX_QUANTITY, parseQuantity, toCartItem } from './choices.ts';
 import { scaleModel } from './model-api.ts';
@@ -237,7 +238,7 @@ export function ModelCard({
             className="button"
             onClick={() =>
               onView({
-                url: `/api/models/${model.id}/file`,
+                url: viewMeshUrl(model.id),
                 fileName: model.fileName,
                 color: choices.color,
                 scale: model.scale,

@@ -3,14 +3,14 @@ import { createPortal } from 'react-dom';
 import { useCoarsePointer } from '../ui/useCoarsePointer.ts';
 
 import { fetchWithProgress, loadedText, percentOf } from './fetch-progress.ts';
-import { parseModel } from './load-model.ts';
+import { parseViewMesh } from './load-model.ts';
 import { createViewer, type Viewer, WebGLUnavailableError } from './scene.ts';
 import { VIEWER_MSG } from './viewer-messages.ts';
 import './viewer.css';
 
 type Phase =
   | { kind: 'loading'; loaded: number; total: number | null }
-  | { kind: 'ready'; cell: number }
+  | { kind: 'ready'; cell: number; simplified: boolean }
   | { kind: 'error'; message: string };
 
 function webglAvailable(): boolean {
@@ -81,6 +81,7 @@ export default function ViewerModal({
     (async () => {
       if (!webglAvailable()) return setPhase({ kind: 'error', message: VIEWER_MSG.noWebgl });
       let lastPercent = -1;
+      let simplified = false;
       try {
         const bytes = await fetchWithProgress(
           url,
@@ -91,9 +92,12 @@ export default function ViewerModal({
             setPhase({ kind: 'loading', loaded, total });
           },
           controller.signal,
+          (headers) => {
+            simplified = headers.get('x-view-simplified') === '1';
+          },
         );
         if (controller.signal.aborted) return;
-        const geometry = parseModel(bytes, fileName);
+        const geometry = await parseViewMesh(bytes);
         if (scale !== 1) geometry.scale(scale, scale, scale);
         if (controller.signal.aborted || !stageRef.current) {
           geometry.dispose();
@@ -106,7 +110,7 @@ export default function ViewerModal({
           throw err;
         }
         viewerRef.current = viewer;
-        setPhase({ kind: 'ready', cell: viewer.grid.cell });
+        setPhase({ kind: 'ready', cell: viewer.grid.cell, simplified });
       } catch (err) {
         if (controller.signal.aborted) return;
         console.warn('3D viewer:', err);
@@ -203,6 +207,9 @@ export default function ViewerModal({
               ? 'Drag with one finger to turn, pinch to zoom, drag with two fingers to move.'
               : 'Drag to turn, scroll or pinch to zoom, right-drag to move.'}
             {ready && ` Grid squares are ${phase.cell} mm.`}
+            {ready &&
+              phase.simplified &&
+              ' Simplified for display: the print uses every detail of your file.'}
           </p>
           <button
             type="button"

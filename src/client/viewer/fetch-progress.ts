@@ -33,9 +33,11 @@ export async function fetchWithProgress(
   url: string,
   onProgress: (loaded: number, total: number | null) => void,
   signal?: AbortSignal,
+  onHeaders?: (headers: Headers) => void,
 ): Promise<ArrayBuffer> {
   const res = await fetch(url, { credentials: 'include', signal });
   if (!res.ok) throw new LoadError(`HTTP ${res.status}`, res.status);
+  onHeaders?.(res.headers);
   const total = announcedLength(res.headers);
   onProgress(0, total);
   if (!res.body) {

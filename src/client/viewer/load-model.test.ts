@@ -1,28 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { box, toAsciiStl, toBinaryStl, toObj, triangles } from '../../mesh/testing/generate.ts';
-import { parseModel } from './load-model.ts';
+import { box, triangles, uvSphere } from '../../mesh/testing/generate.ts';
+import { buildViewMesh } from '../../server/models/view-mesh.ts';
+import { parseViewMesh } from './load-model.ts';
 
-const buffer = (bytes: Uint8Array) => bytes.slice().buffer;
+// The viewer reads the server's view mesh as it is written (GLB, meshopt), decoded by three.js.
 
-function bounds(name: string, bytes: Uint8Array) {
-  const geometry = parseModel(buffer(bytes), name);
+async function bounds(soup: ArrayLike<number>) {
+  const { glb } = await buildViewMesh(Float32Array.from(soup));
+  const geometry = await parseViewMesh(glb.slice().buffer);
   const { min, max } = geometry.boundingBox!;
+  const count = geometry.getAttribute('position').count;
   geometry.dispose();
-  return { min: min.toArray().map((v) => +v.toFixed(4)), max: max.toArray().map((v) => +v.toFixed(4)) };
+  const round = (v: number[]) => v.map((x) => +x.toFixed(3) + 0);
+  return { min: round(min.toArray()), max: round(max.toArray()), triangles: count / 3 };
 }
 
-describe('parseModel', () => {
-  it('stands a Z-up part on the grid (three is Y-up), centred over the origin', () => {
+describe('parseViewMesh', () => {
+  it('stands a Z-up part on the grid (three is Y-up), centred over the origin', async () => {
     // 30 wide (x), 20 deep (y), 10 high (z), placed away from the origin.
-    const mesh = box(30, 20, 10, 5, 7, 3);
-    const expected = { min: [-15, 0, -10], max: [15, 10, 10] };
-    expect(bounds('part.stl', toBinaryStl(triangles(mesh)))).toEqual(expected);
-    expect(bounds('part.stl', toAsciiStl(triangles(mesh)))).toEqual(expected);
-    expect(bounds('part.obj', toObj(mesh))).toEqual(expected);
-    expect(bounds('part.obj', toObj(mesh, { objects: 3, corners: 'v//vn' }))).toEqual(expected);
+    expect(await bounds(triangles(box(30, 20, 10, 5, 7, 3)))).toEqual({
+      min: [-15, 0, -10],
+      max: [15, 10, 10],
+      triangles: 12,
+    });
   });
 
-  it('refuses a file without triangles', () => {
-    expect(() => parseModel(new TextEncoder().encode('# nothing here\n').buffer, 'empty.obj')).toThrow();
+  it('reads a simplified model drawn from many triangles', async () => {
+    const result = await bounds(triangles(uvSphere(10, 64, 32)));
+    expect(result.triangles).toBeGreaterThan(3000);
+    expect(result.max[1]).toBeCloseTo(20, 1);
+  });
+
+  it('refuses bytes that are not a view mesh', async () => {
+    await expect(parseViewMesh(new TextEncoder().encode('solid nothing').buffer)).rejects.toThrow();
   });
 });

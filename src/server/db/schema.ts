@@ -81,6 +81,10 @@ export const models = pgTable(
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     storageKey: text('storage_key').notNull(),
     previewKey: text('preview_key'),
+    /** The 3D viewer's GLB (view-mesh.ts), shared like the file; null until made (older uploads: on first view). */
+    viewKey: text('view_key'),
+    /** Triangles in the view mesh: fewer than `triangles` when it was simplified for display. */
+    viewTriangles: integer('view_triangles'),
     scale: doublePrecision('scale').notNull().default(1),
     triangles: integer('triangles').notNull(),
     volumeMm3: doublePrecision('volume_mm3').notNull(),

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import type { AnalyzeResult, AnalyzeTask } from './analyze-worker.ts';
+import type { AnalyzeResult, AnalyzeTask, ViewResult, ViewTask } from './analyze-worker.ts';
 import { FairQueue, QueueFullError } from './fair-queue.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
@@ -20,6 +20,8 @@ export type AnalysisPoolOptions = {
 export type AnalysisPool = {
   /** Analyses a model for `client` (its address bucket): threads are shared out fairly between clients. */
   analyze(task: AnalyzeTask, client?: string): Promise<AnalyzeResult>;
+  /** Makes the view mesh of a stored model (one uploaded before view meshes), under the same limits. */
+  view(task: ViewTask, client?: string): Promise<ViewResult>;
   close(): Promise<void>;
 };
 
@@ -50,7 +52,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const cpus = os.availableParallelism();
   const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
   const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
-  const pool = new Piscina<AnalyzeTask, AnalyzeResult>({
+  const pool = new Piscina<AnalyzeTask | ViewTask, AnalyzeResult | ViewResult>({
     filename: workerFile(import.meta.url),
     minThreads: 0,
     maxThreads,
@@ -65,27 +67,30 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   // Models wait here, not in piscina's queue: a model's time limit must not run while it waits, and one
   // client must not keep every thread while others wait.
   const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
+  /** Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit. */
+  async function run(task: AnalyzeTask | ViewTask, name: string, client: string) {
+    let release: () => void;
+    try {
+      release = await queue.acquire(client);
+    } catch (err) {
+      if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
+      throw err;
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      return await pool.run(task, { signal, name });
+    } catch (err) {
+      if (signal.aborted) throw new AnalysisLimitError('timeout');
+      if (isOutOfMemory(err)) throw new AnalysisLimitError('memory');
+      if (/queue is at limit/i.test(String((err as Error)?.message))) throw new AnalysisLimitError('busy');
+      throw err;
+    } finally {
+      release();
+    }
+  }
   return {
-    async analyze(task, client = '') {
-      let release: () => void;
-      try {
-        release = await queue.acquire(client);
-      } catch (err) {
-        if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
-        throw err;
-      }
-      const signal = AbortSignal.timeout(timeoutMs);
-      try {
-        return await pool.run(task, { signal });
-      } catch (err) {
-        if (signal.aborted) throw new AnalysisLimitError('timeout');
-        if (isOutOfMemory(err)) throw new AnalysisLimitError('memory');
-        if (/queue is at limit/i.test(String((err as Error)?.message))) throw new AnalysisLimitError('busy');
-        throw err;
-      } finally {
-        release();
-      }
-    },
+    analyze: async (task, client = '') => (await run(task, 'default', client)) as AnalyzeResult,
+    view: async (task, client = '') => (await run(task, 'buildView', client)) as ViewResult,
     close: () => pool.destroy(),
   };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import {
   createMeshAnalyzer,
   createPreviewRenderer,
+  createTriangleCollector,
   DEFAULT_PREVIEW_SIZE,
   DETECT_BYTES,
   detectFormat,
@@ -9,12 +10,15 @@ import {
   type MeshAnalysis,
   MeshError,
   type MeshErrorCode,
+  type MeshFormat,
   previewPng,
 } from '../../mesh/index.ts';
 import { readChunks } from './read-chunks.ts';
+import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
 
 // Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file in
-// 1 MiB chunks, analyses it and renders its preview. The event loop of the server never parses a model.
+// 1 MiB chunks, analyses it, renders its preview and writes its view mesh (the GLB the 3D viewer loads).
+// The event loop of the server never parses a model.
 
 export type AnalyzeTask = {
   path: string;
@@ -24,8 +28,19 @@ export type AnalyzeTask = {
   previewSize?: number;
 };
 
+/** buildView's task: the view mesh of a model stored before view meshes existed. */
+export type ViewTask = { path: string; extension: 'stl' | 'obj' };
+export type ViewResult = { view: ViewMesh | null; viewError: string | null };
+
 export type AnalyzeResult =
-  | { ok: true; analysis: MeshAnalysis; png: Uint8Array | null; previewError: string | null }
+  | {
+      ok: true;
+      analysis: MeshAnalysis;
+      png: Uint8Array | null;
+      previewError: string | null;
+      view: ViewMesh | null;
+      viewError: string | null;
+    }
   | { ok: false; code: MeshErrorCode; message: string };
 
 /** Triangles kept for a one-pass preview; bigger models are streamed a second time. */
@@ -61,7 +76,32 @@ function preview(
   return encodePng(renderer.finish(), side, side);
 }
 
-export default function analyzeFile(task: AnalyzeTask): AnalyzeResult {
+/** The view mesh from the triangles already in memory, or from another pass over the file. */
+async function view(fd: number, size: number, format: MeshFormat, triangles: Float32Array | null) {
+  let soup = triangles;
+  if (!soup) {
+    const collector = createTriangleCollector(format);
+    readChunks(fd, size, (chunk) => collector.push(chunk));
+    soup = collector.finish();
+  }
+  return buildViewMesh(soup);
+}
+
+/** Like the preview, the view mesh never refuses a model: the viewer then says it cannot show it. */
+async function tryView(
+  fd: number,
+  size: number,
+  format: MeshFormat,
+  triangles: Float32Array | null,
+): Promise<ViewResult> {
+  try {
+    return { view: await view(fd, size, format, triangles), viewError: null };
+  } catch (err) {
+    return { view: null, viewError: String(err) };
+  }
+}
+
+export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeResult> {
   const fd = fs.openSync(task.path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
@@ -84,12 +124,28 @@ export default function analyzeFile(task: AnalyzeTask): AnalyzeResult {
       throw err;
     }
     // The preview is a picture, not a verdict: a model that was read is accepted even if it fails.
+    let png: Uint8Array | null = null;
+    let previewError: string | null = null;
     try {
-      const png = preview(fd, size, task, result.analysis, result.triangles);
-      return { ok: true, analysis: result.analysis, png, previewError: null };
+      png = preview(fd, size, task, result.analysis, result.triangles);
     } catch (err) {
-      return { ok: true, analysis: result.analysis, png: null, previewError: String(err) };
+      previewError = String(err);
     }
+    const viewed = await tryView(fd, size, result.analysis.format, result.triangles);
+    return { ok: true, analysis: result.analysis, png, previewError, ...viewed };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A stored model's view mesh (piscina's `name: 'buildView'`). */
+export async function buildView(task: ViewTask): Promise<ViewResult> {
+  const fd = fs.openSync(task.path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const head = new Uint8Array(Math.min(DETECT_BYTES, size));
+    fs.readSync(fd, head, 0, head.length, 0);
+    return await tryView(fd, size, detectFormat(head, size, task.extension), null);
   } finally {
     fs.closeSync(fd);
   }

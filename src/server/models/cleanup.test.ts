@@ -47,7 +47,8 @@ describe('cleanupExpiredModels', () => {
     const shared = boxStl(30, 31, 32);
     const first = await t.app.inject(uploadRequest({ fileName: 'shared.stl', bytes: shared }));
     const early = first.json().id as string;
-    expect(filesIn(filesDir)).toHaveLength(6);
+    // Each model's file, preview and view mesh.
+    expect(filesIn(filesDir)).toHaveLength(9);
 
     t.advance(RETENTION - HOUR);
     // The same browser, the same bytes under another name: a new model sharing the file (files are shared
@@ -56,18 +57,18 @@ describe('cleanupExpiredModels', () => {
     expect(await run()).toEqual({ models: 0, files: 0, tempFiles: 0 });
 
     t.advance(2 * HOUR);
-    expect(await run()).toEqual({ models: 2, files: 2, tempFiles: 0 });
+    expect(await run()).toEqual({ models: 2, files: 3, tempFiles: 0 });
     expect(await findModel(t.database.db, lonely)).toBeUndefined();
     expect(await findModel(t.database.db, early)).toBeUndefined();
     expect(await findModel(t.database.db, ordered)).toBeDefined();
     expect(await findModel(t.database.db, late)).toBeDefined();
-    // lonely's file and preview went; the shared file stays for `late`.
-    expect(filesIn(filesDir)).toHaveLength(4);
+    // lonely's file, preview and view mesh went; the shared ones stay for `late`.
+    expect(filesIn(filesDir)).toHaveLength(6);
 
     t.advance(RETENTION);
-    expect(await run()).toEqual({ models: 1, files: 2, tempFiles: 0 });
+    expect(await run()).toEqual({ models: 1, files: 3, tempFiles: 0 });
     expect(await findModel(t.database.db, ordered)).toBeDefined();
-    expect(filesIn(filesDir)).toHaveLength(2);
+    expect(filesIn(filesDir)).toHaveLength(3);
     // The ordered model is still served to its buyer.
     const file = await t.app.inject({
       url: `/api/models/${ordered}/file`,

@@ -59,9 +59,9 @@ async function deleteIfExpired(
   const deleted = await db
     .delete(models)
     .where(and(inArray(models.id, ids), expired(db, cutoff)))
-    .returning({ storageKey: models.storageKey, previewKey: models.previewKey });
+    .returning({ storageKey: models.storageKey, previewKey: models.previewKey, viewKey: models.viewKey });
   const keys = new Set(
-    deleted.flatMap((d) => (d.previewKey ? [d.storageKey, d.previewKey] : [d.storageKey])),
+    deleted.flatMap((d) => [d.storageKey, d.previewKey, d.viewKey].filter((k): k is string => k !== null)),
   );
   return { count: deleted.length, keys };
 }

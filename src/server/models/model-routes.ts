@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { API } from '../../shared/api.ts';
 import type { ModelListPayload } from '../../shared/models.ts';
+import { clientBucket } from '../http/client-key.ts';
 import { methodNotAllowed } from '../http/route-helpers.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
@@ -15,6 +16,7 @@ import type { ModelsDeps } from './plugin-deps.ts';
 import { createPreviewLinks } from './preview-links.ts';
 import { checkQuota } from './quota.ts';
 import { scaleModel } from './scale-service.ts';
+import { ensureViewMesh } from './view-service.ts';
 
 // A model, its file and its preview: for the owner, the owner of an order holding it, or staff (404 for
 // everyone else). Scaling makes a new model for the owner.
@@ -88,6 +90,20 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     return sendStored(reply, await store.get(model.previewKey), 'image/png');
   });
 
+  // What the 3D viewer draws: the view mesh made from our own parser's triangles (view-mesh.ts), made
+  // now for a model uploaded before view meshes existed.
+  app.get(API.modelView.path, async (req, reply) => {
+    const { id } = params.parse(req.params);
+    const found = await findReadableModel(ctx.db, id, await resolveViewer(req));
+    const model = await ensureViewMesh(deps, found, clientBucket(req.ip), req.log);
+    const simplified = model.viewTriangles !== null && model.viewTriangles < model.triangles;
+    reply
+      .header('cache-control', 'private, max-age=86400')
+      .header('x-view-simplified', simplified ? '1' : '0')
+      .header('x-view-triangles', String(model.viewTriangles ?? model.triangles));
+    return sendStored(reply, await store.get(model.viewKey!), 'model/gltf-binary');
+  });
+
   app.post(API.scaleModel.path, async (req, reply) => {
     const { id } = params.parse(req.params);
     const { factor } = API.scaleModel.body.parse(req.body ?? {});
@@ -107,5 +123,6 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
   methodNotAllowed(app, API.model.path, ['GET', 'DELETE']);
   methodNotAllowed(app, API.modelFile.path, ['GET']);
   methodNotAllowed(app, API.modelPreview.path, ['GET']);
+  methodNotAllowed(app, API.modelView.path, ['GET']);
   methodNotAllowed(app, API.scaleModel.path, ['POST']);
 }

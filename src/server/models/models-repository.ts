@@ -243,7 +243,7 @@ export async function isKeyInUse(db: Db, key: string): Promise<boolean> {
   const [row] = await db
     .select({ id: models.id })
     .from(models)
-    .where(or(eq(models.storageKey, key), eq(models.previewKey, key)))
+    .where(or(eq(models.storageKey, key), eq(models.previewKey, key), eq(models.viewKey, key)))
     .limit(1);
   return row !== undefined;
 }

@@ -43,6 +43,8 @@ export async function scaleModel(
     sizeBytes: source.sizeBytes,
     storageKey: source.storageKey,
     previewKey: source.previewKey,
+    viewKey: source.viewKey,
+    viewTriangles: source.viewTriangles,
     scale,
     triangles: source.triangles,
     volumeMm3: source.volumeMm3 * s ** 3,

@@ -60,10 +60,10 @@ describe('POST /api/uploads: accepted models', () => {
     const cookie = res.cookies.find((c) => c.name === 'visitor');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/', maxAge: 365 * 24 * 3600 });
     expect(cookie?.secure).toBeFalsy();
-    // The file and its preview are stored under random keys, nothing under the user's name.
+    // The file, its preview and its view mesh are stored under random keys, nothing under the user's name.
     const stored = filesIn(filesDir).map((f) => path.basename(f));
-    expect(stored).toHaveLength(2);
-    for (const name of stored) expect(name).toMatch(/^[fp]_[A-Za-z0-9_-]{22}$/);
+    expect(stored).toHaveLength(3);
+    for (const name of stored) expect(name).toMatch(/^[fpv]_[A-Za-z0-9_-]{22}$/);
     expect(filesIn(tmpDir)).toEqual([]);
   });
 
@@ -265,8 +265,8 @@ describe('POST /api/uploads: dedupe by content hash', () => {
       fileName: 'b.stl',
       previewImage: renamed.json().previewImage,
     });
-    // One stored file and one preview for both.
-    expect(filesIn(filesDir)).toHaveLength(2);
+    // One stored file, one preview and one view mesh for both.
+    expect(filesIn(filesDir)).toHaveLength(3);
     const rows = await t.database.db.select().from(models);
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.storageKey)).size).toBe(1);
@@ -291,7 +291,8 @@ describe('POST /api/uploads: dedupe by content hash', () => {
     // Three owners, three stored files and three previews: nothing is shared between them.
     expect(new Set(rows.map((r) => r.storageKey)).size).toBe(3);
     expect(new Set(rows.map((r) => r.previewKey)).size).toBe(3);
-    expect(filesIn(filesDir)).toHaveLength(6);
+    expect(new Set(rows.map((r) => r.viewKey)).size).toBe(3);
+    expect(filesIn(filesDir)).toHaveLength(9);
     // The other visitor cannot read the first one's model for sharing its bytes.
     const peek = await t.app.inject({
       url: `/api/models/${first.json().id}`,

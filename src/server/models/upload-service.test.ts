@@ -43,7 +43,17 @@ function fakePool(fail?: Error): AnalysisPool {
     async analyze(task) {
       if (fail) throw fail;
       const analysis = analyzeMesh(new Uint8Array(fs.readFileSync(task.path)), task.extension);
-      return { ok: true, analysis, png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), previewError: null };
+      return {
+        ok: true,
+        analysis,
+        png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+        previewError: null,
+        view: null,
+        viewError: null,
+      };
+    },
+    async view() {
+      return { view: null, viewError: 'not in this test' };
     },
     close: async () => {},
   };

@@ -68,6 +68,7 @@ async function analyse(
   }
   if (!result.ok) throw new HttpError(422, result.message);
   if (result.previewError) deps.log.warn({ error: result.previewError }, 'model preview failed');
+  if (result.viewError) deps.log.warn({ error: result.viewError }, 'model view mesh failed');
   return result;
 }
 
@@ -78,12 +79,14 @@ async function createAnalysed(
   owner: Owner,
   source: UploadSource,
 ): Promise<Model> {
-  const { analysis, png } = await analyse(deps, upload, source.client ?? '');
+  const { analysis, png, view } = await analyse(deps, upload, source.client ?? '');
   const storageKey = newStorageKey('f');
   const previewKey = png ? newStorageKey('p') : null;
+  const viewKey = view ? newStorageKey('v') : null;
   try {
     await deps.store.put(storageKey, { file: upload.tempPath });
     if (previewKey && png) await deps.store.put(previewKey, { bytes: png });
+    if (viewKey && view) await deps.store.put(viewKey, { bytes: view.glb });
     return await insertModel(deps.db, {
       id: newModelId(),
       ownerUserId: owner.userId,
@@ -94,6 +97,8 @@ async function createAnalysed(
       sizeBytes: upload.sizeBytes,
       storageKey,
       previewKey,
+      viewKey,
+      viewTriangles: view?.triangles ?? null,
       scale: 1,
       triangles: analysis.triangles,
       volumeMm3: analysis.volumeCm3 * 1000,
@@ -110,6 +115,7 @@ async function createAnalysed(
   } catch (err) {
     await deps.store.delete(storageKey).catch(() => {});
     if (previewKey) await deps.store.delete(previewKey).catch(() => {});
+    if (viewKey) await deps.store.delete(viewKey).catch(() => {});
     throw err;
   }
 }
@@ -133,6 +139,8 @@ async function createFromSame(
     sizeBytes: upload.sizeBytes,
     storageKey: same.storageKey,
     previewKey: same.previewKey,
+    viewKey: same.viewKey,
+    viewTriangles: same.viewTriangles,
     scale: 1,
     triangles: same.triangles,
     volumeMm3: same.volumeMm3 / s ** 3,

@@ -9,7 +9,9 @@ export const securityHeaders = fp(async (app: FastifyInstance, opts: { https: bo
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the 3D viewer compile its meshopt decoder (WebAssembly); it allows no
+        // eval() of JavaScript.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'"],

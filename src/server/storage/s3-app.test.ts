@@ -55,7 +55,8 @@ describe('the shop on an S3 bucket (S3_BUCKET)', () => {
 
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'shop-a/' }));
     const keys = (listed.Contents ?? []).map((o) => o.Key);
-    expect(keys).toHaveLength(2);
+    // The file, its preview and its view mesh.
+    expect(keys).toHaveLength(3);
     expect(filesIn(path.join(t.dataDir, 'files'))).toEqual([]);
 
     const file = await t.app.inject({ url: `/api/models/${model.id}/file`, headers: { cookie } });
@@ -64,5 +65,8 @@ describe('the shop on an S3 bucket (S3_BUCKET)', () => {
     const preview = await t.app.inject({ url: `/api/models/${model.id}/preview.png`, headers: { cookie } });
     expect(preview.statusCode).toBe(200);
     expect(preview.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const view = await t.app.inject({ url: `/api/models/${model.id}/view.glb`, headers: { cookie } });
+    expect(view.statusCode).toBe(200);
+    expect(view.rawPayload.subarray(0, 4).toString('latin1')).toBe('glTF');
   });
 });

@@ -1,0 +1,73 @@
+import { NodeIO } from '@gltf-transform/core';
+import { EXTMeshoptCompression } from '@gltf-transform/extensions';
+import { MeshoptDecoder } from 'meshoptimizer';
+import { describe, expect, it } from 'vitest';
+import { box, triangles, uvSphere } from '../../mesh/testing/generate.ts';
+import { buildViewMesh, weldSoup } from './view-mesh.ts';
+
+// The viewer's GLB: what it holds once decoded as a browser would (meshopt), and when it is simplified.
+
+async function decode(glb: Uint8Array) {
+  await MeshoptDecoder.ready;
+  const io = new NodeIO()
+    .registerExtensions([EXTMeshoptCompression])
+    .registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
+  const doc = await io.readBinary(glb);
+  const primitives = doc
+    .getRoot()
+    .listMeshes()
+    .flatMap((m) => m.listPrimitives());
+  expect(primitives).toHaveLength(1);
+  const position = primitives[0]!.getAttribute('POSITION')!;
+  return {
+    extensions: doc
+      .getRoot()
+      .listExtensionsUsed()
+      .map((e) => e.extensionName),
+    triangles: primitives[0]!.getIndices()!.getCount() / 3,
+    min: position.getMin([0, 0, 0]),
+    max: position.getMax([0, 0, 0]),
+  };
+}
+
+describe('the view mesh', () => {
+  it('holds a small model exactly: welded, meshopt-compressed, the same size', async () => {
+    const view = await buildViewMesh(Float32Array.from(triangles(box(10, 20, 30, 5, 0, 0))));
+    expect(new TextDecoder().decode(view.glb.subarray(0, 4))).toBe('glTF');
+    expect(view).toMatchObject({ triangles: 12, simplified: false });
+    const decoded = await decode(view.glb);
+    expect(decoded.extensions).toContain('EXT_meshopt_compression');
+    expect(decoded.triangles).toBe(12);
+    expect(decoded.min).toEqual([5, 0, 0]);
+    expect(decoded.max).toEqual([15, 20, 30]);
+  });
+
+  it('simplifies a model above the limit, keeping its shape', async () => {
+    const sphere = Float32Array.from(triangles(uvSphere(50, 400, 200)));
+    expect(sphere.length / 9).toBeGreaterThan(150_000);
+    const view = await buildViewMesh(sphere, 20_000);
+    expect(view.simplified).toBe(true);
+    expect(view.triangles).toBeLessThanOrEqual(20_000);
+    expect(view.triangles).toBeGreaterThan(10_000);
+    const decoded = await decode(view.glb);
+    expect(decoded.triangles).toBe(view.triangles);
+    for (let i = 0; i < 3; i++) {
+      expect(decoded.min[i]).toBeCloseTo(-50, 0);
+      expect(decoded.max[i]).toBeCloseTo(50, 0);
+    }
+    // Far smaller than the file it stands for (36 bytes a triangle in the soup).
+    expect(view.glb.length).toBeLessThan(20_000 * 12);
+  });
+
+  it('leaves out triangles that collapse to a line or a point, and refuses a model with none left', async () => {
+    const soup = new Float32Array([
+      ...triangles(box(1, 1, 1)),
+      ...[0, 0, 0, 0, 0, 0, 1, 1, 1], // two corners the same
+      ...[2, 2, 2, 2, 2, 2, 2, 2, 2], // a point
+    ]);
+    expect(weldSoup(soup).indices.length / 3).toBe(12);
+    await expect(buildViewMesh(new Float32Array([1, 1, 1, 1, 1, 1, 2, 2, 2]))).rejects.toThrow(
+      /no triangles/,
+    );
+  });
+});

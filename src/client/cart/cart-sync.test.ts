@@ -89,6 +89,19 @@ describe('the cart following the account', () => {
     expect(quantities(serverCart)).toEqual(['m_new:#007bff:7']);
   });
 
+  it('keeps a change made on a page before the sync starts (the payment success page emptying the cart)', async () => {
+    serverCart = [line('m_paid', 2)];
+    await startCartSync('ada');
+    endCartSync();
+    localStorage.setItem(OWNER_KEY, 'ada'); // a reload onto /payment-success
+    clearCart(); // the page empties the cart while the session is being checked
+    saves = [];
+    await startCartSync('ada');
+    expect(getCart()).toEqual([]);
+    expect(serverCart).toEqual([]);
+    expect(saves).toHaveLength(1);
+  });
+
   it('does not empty the account’s cart when a logout clears the browser’s', async () => {
     serverCart = [line('m_keep', 1)];
     await startCartSync('ada');

@@ -59,6 +59,14 @@ async function fetchAccountCart(signal: AbortSignal): Promise<CartItem[] | null>
 
 type Sync = { username: string; controller: AbortController; unsubscribe: () => void; timer?: number };
 let current: Sync | null = null;
+/** True while the sync itself puts the account's cart in place (not a change made here). */
+let applying = false;
+
+// Any change to a cart that mirrors an account is unsaved until the server has it, also one made before the
+// sync (re)started on this page, e.g. the payment success page emptying the cart while the session is checked.
+subscribeCart(() => {
+  if (!applying && read(OWNER_KEY) !== null) write(DIRTY_KEY, '1');
+});
 
 async function save(sync: Sync, keepalive = false): Promise<void> {
   window.clearTimeout(sync.timer);
@@ -93,11 +101,15 @@ export async function startCartSync(username: string): Promise<void> {
   const unsaved = mirrorsAccount && read(DIRTY_KEY) !== null;
   const next = !mirrorsAccount ? mergeCarts(account, getCart()) : unsaved ? getCart() : account;
   write(OWNER_KEY, username);
-  replaceCart(next);
+  applying = true;
+  try {
+    replaceCart(next);
+  } finally {
+    applying = false;
+  }
   if (!mirrorsAccount || unsaved) await save(sync);
   if (current !== sync) return;
   sync.unsubscribe = subscribeCart(() => {
-    write(DIRTY_KEY, '1');
     window.clearTimeout(sync.timer);
     sync.timer = window.setTimeout(() => void save(sync), SAVE_DELAY_MS);
   });

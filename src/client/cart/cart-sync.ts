@@ -73,6 +73,8 @@ async function save(sync: Sync, keepalive = false): Promise<void> {
   sync.timer = undefined;
   try {
     const res = await putJson('/api/cart', { items: savable(getCart()) }, { keepalive });
+    // Read to the end: Chromium holds an unread answer open, and the page never looks idle.
+    await res.arrayBuffer().catch(() => undefined);
     if (res.ok && current === sync) write(DIRTY_KEY, null);
     else if (!res.ok) console.warn(`Could not save your cart to your account (${res.status}).`);
   } catch (err) {

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { box, toBinaryStl, toObj, triangles } from '../src/mesh/testing/generate.ts';
+import { box, toBinaryStl, toObj, triangles, uvSphere } from '../src/mesh/testing/generate.ts';
+import { bambu3mf, scaleMove } from '../src/mesh/testing/threemf.ts';
 import type { ModelPayload, QuotePayload, QuoteRequest } from '../src/shared/models.ts';
 import { expect, test } from './fixtures.ts';
 import { newCustomer } from './helpers.ts';
@@ -14,6 +15,7 @@ let dir: string;
 const CUBE = 'cube-20mm.stl';
 const BLOCK = 'block-60x40x30.obj';
 const TINY = 'tiny-in-inches.stl';
+const PLATE = 'Plate 1.3mf';
 
 test.beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-upload-'));
@@ -21,6 +23,17 @@ test.beforeAll(() => {
   // Big enough that its price depends on the strength (small parts all cost the $12.00 minimum).
   fs.writeFileSync(path.join(dir, BLOCK), toObj(box(60, 40, 30)));
   fs.writeFileSync(path.join(dir, TINY), toBinaryStl(triangles(box(2, 1.5, 1))));
+  // A plate as Bambu Studio saves it, drawn in inches: a 2 x 1 x 1 in block and a 0.5 in ball beside it.
+  fs.writeFileSync(
+    path.join(dir, PLATE),
+    bambu3mf(
+      [
+        { mesh: box(2, 1, 1), transform: scaleMove(1, 1, 1, 0) },
+        { mesh: uvSphere(0.25, 32, 16), transform: scaleMove(1, 4.3, 1.5, 0.25) },
+      ],
+      'inch',
+    ),
+  );
 });
 
 test.afterAll(() => {
@@ -295,7 +308,7 @@ test('a .txt file is refused in the browser, without a request', async ({ page }
     mimeType: 'text/plain',
     buffer: Buffer.from('not a model'),
   });
-  await expect(page.getByRole('alert')).toHaveText('Only .stl and .obj files are accepted.');
+  await expect(page.getByRole('alert')).toHaveText('Only .stl, .obj and .3mf files are accepted.');
   await expect(page.getByRole('listitem').filter({ hasText: 'notes.txt' })).toBeVisible();
   expect(uploads).toEqual([]);
 });
@@ -375,5 +388,37 @@ test('the model cards come back after a reload and a visit elsewhere, with their
   const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('printUploads') ?? 'null'));
   expect(saved.models).toEqual([
     expect.objectContaining({ choices: expect.objectContaining({ color: '#007bff' }) }),
+  ]);
+});
+
+test('a 3MF plate is measured in its own unit, priced, viewed in 3D and added to the cart', async ({
+  page,
+}) => {
+  const models = recordModels(page);
+  await page.goto('/');
+  await page.getByLabel('Choose files').setInputFiles(path.join(dir, PLATE));
+  const plate = card(page, PLATE);
+  await expect(plate).toBeVisible({ timeout: 30_000 });
+  // 1..4.55 in along x, 1..2 in along y, 0..1 in up: in millimetres, no inches question.
+  await expect(plate.getByTestId('dimensions')).toHaveText('90.2 x 25.4 x 25.4 mm');
+  await expect(plate.getByText('was it designed in inches?')).toHaveCount(0);
+  await expect(plate.getByText(/^3MF · /)).toBeVisible();
+  await expectPreview(plate);
+  await quoted(plate);
+  const model = models.get(PLATE)!;
+  expect(model.format).toBe('3mf');
+  await expect(unitPrice(plate)).toHaveText(`$${model.prices['3'].toFixed(2)}`);
+
+  await plate.getByRole('button', { name: 'View 3D' }).click();
+  const dialog = page.getByRole('dialog', { name: `3D view ${PLATE}` });
+  await expect(dialog.locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+
+  await plate.getByRole('button', { name: 'Add to cart' }).click();
+  await expect(plate.getByText('Added to cart')).toBeVisible();
+  const cart = await page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]'));
+  expect(cart).toEqual([
+    expect.objectContaining({ filePath: model.id, fileName: PLATE, cost: model.prices['3'], quantity: 1 }),
   ]);
 });

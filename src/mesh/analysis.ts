@@ -9,7 +9,7 @@ import { createParser, type FormatParser } from './parse.ts';
 import { primeOnce } from './prime.ts';
 import { HEADER_BYTES, RECORD_BYTES } from './stl-binary.ts';
 import { Topology, type TopologyResult } from './topology.ts';
-import type { MeshAnalysis, MeshExtension, MeshFormat } from './types.ts';
+import type { MeshAnalysis, MeshExtension, MeshFormat, ModelFormat } from './types.ts';
 
 export interface AnalyzerOptions {
   /** Weld vertices and count edges for the watertight check (default true; off only to measure its cost). */
@@ -76,7 +76,7 @@ function buildAnalyzer(format: MeshFormat, options: AnalyzerOptions): MeshAnalyz
 }
 
 export function toAnalysis(
-  format: MeshFormat,
+  format: ModelFormat,
   g: GeometryResult,
   t: TopologyResult | null,
   notes: { sawLinesOrPoints?: boolean; warnings?: string[] } = {},

@@ -21,6 +21,14 @@ export type MeshErrorCode =
   | 'too-many-triangles'
   | 'no-faces'
   | 'all-degenerate'
+  /** 3MF: an archive we cannot open (damaged, encrypted, an unknown compression). */
+  | '3mf-archive'
+  /** 3MF: a ZIP bomb, or more model text than we analyse. */
+  | '3mf-too-big'
+  /** 3MF: XML that is malformed, not UTF-8, or declares a DOCTYPE. */
+  | '3mf-xml'
+  /** 3MF: a model that breaks the core specification (no build, a missing object, a bad unit...). */
+  | '3mf-model'
   /** Raised by the shop, not the parsers: a surface that encloses no volume cannot be printed. */
   | 'no-volume';
 

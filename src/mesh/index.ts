@@ -19,12 +19,24 @@ export { MAX_COORDINATE } from './coordinates.ts';
 export { DETECT_BYTES, detectFormat } from './detect.ts';
 export { MeshError, type MeshErrorCode } from './errors.ts';
 export { MAX_TRIANGLES } from './geometry.ts';
+export { createParser } from './parse.ts';
 export { crc32, encodePng } from './png.ts';
 export {
+  collectFed,
   createPreviewRenderer,
-  createTriangleCollector,
   type PreviewRenderer,
   previewPng,
+  renderFed,
 } from './preview.ts';
 export { DEFAULT_PREVIEW_SIZE, type PreviewOptions, renderPreview } from './rasterise.ts';
-export type { BoundingBox, MeshAnalysis, MeshExtension, MeshFormat, Vec3 } from './types.ts';
+export { analyse3mf, read3mf, type ThreeMfModel } from './threemf/read.ts';
+export type {
+  BoundingBox,
+  MeshAnalysis,
+  MeshExtension,
+  MeshFormat,
+  ModelExtension,
+  ModelFormat,
+  TriangleSink,
+  Vec3,
+} from './types.ts';

@@ -8,7 +8,7 @@ import { MAX_TRIANGLES } from './geometry.ts';
 import { createParser } from './parse.ts';
 import { encodePng } from './png.ts';
 import { DEFAULT_PREVIEW_SIZE, type PreviewOptions, Rasteriser, renderPreview } from './rasterise.ts';
-import type { BoundingBox, MeshFormat } from './types.ts';
+import type { BoundingBox, MeshFormat, TriangleSink } from './types.ts';
 
 export interface PreviewRenderer {
   push(chunk: Uint8Array): void;
@@ -34,22 +34,25 @@ export function createPreviewRenderer(
   };
 }
 
-/** A second pass over the file that keeps every triangle (for the view mesh), up to MAX_TRIANGLES. */
-export function createTriangleCollector(format: MeshFormat): {
-  push(chunk: Uint8Array): void;
-  finish(): Float32Array;
-} {
+/** A pass over a model (feed hands its triangles to the sink): RGBA pixels, framed on bbox. */
+export function renderFed(
+  bbox: BoundingBox,
+  options: PreviewOptions,
+  feed: (sink: TriangleSink) => void,
+): Uint8Array {
+  const raster = new Rasteriser(options);
+  raster.fitBox(bbox);
+  feed(raster);
+  return raster.image();
+}
+
+/** A pass over a model that keeps every triangle (for the view mesh), up to MAX_TRIANGLES. */
+export function collectFed(feed: (sink: TriangleSink) => void): Float32Array {
   const sink = new CollectSink(MAX_TRIANGLES);
-  const parser = createParser(format, sink);
-  return {
-    push: (chunk) => parser.push(chunk),
-    finish: () => {
-      parser.finish();
-      const triangles = sink.result();
-      if (!triangles) throw new Error('The model has too many triangles to keep.');
-      return triangles;
-    },
-  };
+  feed(sink);
+  const triangles = sink.result();
+  if (!triangles) throw new Error('The model has too many triangles to keep.');
+  return triangles;
 }
 
 /** PNG bytes of in-memory triangles (9 numbers each), with the default 512 x 512 size. */

@@ -15,8 +15,9 @@ import {
   uvSphere,
   withoutFace,
 } from './testing/generate.ts';
+import { expectSane, mutate, mutation } from './testing/mutate.ts';
 import { analyzeSplit, outcome, text } from './testing/run.ts';
-import type { MeshAnalysis, MeshExtension } from './types.ts';
+import type { MeshExtension } from './types.ts';
 
 const sphere = uvSphere(5, 8, 5);
 const seeds: Array<[Uint8Array, MeshExtension]> = [
@@ -31,77 +32,6 @@ const seeds: Array<[Uint8Array, MeshExtension]> = [
     'obj',
   ],
 ];
-
-/** Bytes that steer the text parsers into their corners. */
-const interesting = text(' \t\r\n\\#/-+.eE0123456789nNiIvVfFsSoOlLxX\0\x7f\xff');
-
-const mutation = fc.oneof(
-  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.constantFrom(...interesting) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ maxLength: 16 }) }),
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
-  fc.record({
-    kind: fc.constant('splice' as const),
-    at: fc.nat(),
-    from: fc.nat(),
-    length: fc.integer({ min: 1, max: 400 }),
-  }),
-);
-
-type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
-
-function mutate(source: Uint8Array, mutations: Mutation[]): Uint8Array {
-  let bytes = source;
-  for (const m of mutations) {
-    const at = bytes.length === 0 ? 0 : m.at % (bytes.length + 1);
-    if (m.kind === 'truncate') bytes = bytes.slice(0, at);
-    else if (m.kind === 'set') {
-      if (bytes.length === 0) continue;
-      bytes = bytes.slice();
-      bytes[at % bytes.length] = m.byte;
-    } else if (m.kind === 'insert') bytes = concat(bytes.subarray(0, at), m.bytes, bytes.subarray(at));
-    else if (m.kind === 'delete') bytes = concat(bytes.subarray(0, at), bytes.subarray(at + m.length));
-    else {
-      const from = bytes.length === 0 ? 0 : m.from % bytes.length;
-      bytes = concat(bytes.subarray(0, at), bytes.subarray(from, from + m.length), bytes.subarray(at));
-    }
-  }
-  return bytes;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let k = 0;
-  for (const p of parts) {
-    out.set(p, k);
-    k += p.length;
-  }
-  return out;
-}
-
-function expectSane(result: MeshAnalysis | { error: string; message: string }): void {
-  if ('error' in result) {
-    expect(result.message.length).toBeGreaterThan(10);
-    return;
-  }
-  expect(Number.isInteger(result.triangles) && result.triangles > 0).toBe(true);
-  for (const v of [
-    result.volumeCm3,
-    result.areaCm2,
-    result.dimensions.x,
-    result.dimensions.y,
-    result.dimensions.z,
-    result.bbox.min.x,
-    result.bbox.max.z,
-  ]) {
-    expect(Number.isFinite(v)).toBe(true);
-  }
-  expect(result.volumeCm3).toBeGreaterThanOrEqual(0);
-  expect(result.areaCm2).toBeGreaterThan(0);
-  expect(Math.min(result.dimensions.x, result.dimensions.y, result.dimensions.z)).toBeGreaterThanOrEqual(0);
-  expect(result.degenerateFaces).toBeLessThan(result.triangles);
-}
 
 const seed = fc.integer({ min: 0, max: seeds.length - 1 });
 

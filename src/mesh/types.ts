@@ -1,5 +1,9 @@
+/** The formats read as a stream of chunks. */
 export type MeshFormat = 'stl-binary' | 'stl-ascii' | 'obj';
 export type MeshExtension = 'stl' | 'obj';
+/** Every format the shop accepts: 3MF is a ZIP archive, read whole (src/mesh/threemf). */
+export type ModelFormat = MeshFormat | '3mf';
+export type ModelExtension = MeshExtension | '3mf';
 
 export interface Vec3 {
   x: number;
@@ -14,7 +18,7 @@ export interface BoundingBox {
 
 /** What the shop needs to price and describe a model. Lengths in mm as in the file. */
 export interface MeshAnalysis {
-  format: MeshFormat;
+  format: ModelFormat;
   triangles: number;
   bbox: BoundingBox;
   /** Size of the bounding box in mm. */

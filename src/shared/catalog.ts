@@ -88,7 +88,7 @@ export const MAX_ITEM_QUANTITY = 100;
 /** The longest note one line may carry. */
 export const MAX_ITEM_NOTES = 1000;
 export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
-export const MODEL_EXTENSIONS = ['.stl', '.obj'] as const;
+export const MODEL_EXTENSIONS = ['.stl', '.obj', '.3mf'] as const;
 export const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 256;
 export const MINIMUM_ITEM_PRICE_CENTS = 1200;

@@ -23,7 +23,7 @@ export const pricesByStrength = z.object({
 export const modelPayload = z.object({
   id: z.string(),
   fileName: z.string(),
-  format: z.enum(['stl', 'obj']),
+  format: z.enum(['stl', 'obj', '3mf']),
   triangles: z.number().int(),
   volumeCm3: z.number(),
   areaCm2: z.number(),

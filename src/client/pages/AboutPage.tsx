@@ -12,7 +12,7 @@ export default function AboutPage() {
       </p>
       <h2>What we do</h2>
       <p>
-        You upload an .stl or .obj file and see its size and price right away, for every print strength.
+        You upload an .stl, .obj or .3mf file and see its size and price right away, for every print strength.
         Choose one of our seven colors, add it to your cart and pay by card through a secure hosted checkout.
         We check every model before it goes on a printer.
       </p>

@@ -19,9 +19,10 @@ export default function FaqPage() {
         <details>
           <summary>Which files can I upload?</summary>
           <p>
-            STL (.stl, binary or ASCII) and OBJ (.obj) files, up to 64 MB each. Models are read in
-            millimetres; if your model looks like it was designed in inches, we will offer to scale it for
-            you.
+            STL (.stl, binary or ASCII), OBJ (.obj) and 3MF (.3mf, as PrusaSlicer, Bambu Studio and Cura save
+            them) files, up to 64 MB each. STL and OBJ models are read in millimetres; if your model looks
+            like it was designed in inches, we will offer to scale it for you. A 3MF file says its unit, and
+            we use it.
           </p>
         </details>
         <details>

@@ -11,7 +11,7 @@ const CartSection = lazy(() => import('../cart/CartSection.tsx'));
 const STEPS = [
   {
     title: 'Upload your model',
-    text: 'Drop an .stl or .obj file (up to 64 MB). We measure it and price it instantly.',
+    text: 'Drop an .stl, .obj or .3mf file (up to 64 MB). We measure it and price it instantly.',
   },
   {
     title: 'Choose color and strength',
@@ -35,8 +35,8 @@ export default function HomePage() {
           <p className="eyebrow">Custom 3D printing · Made in Wisconsin</p>
           <h1 id="hero-title">Your design, printed and at your door within a week.</h1>
           <p className="lead">
-            Upload an STL or OBJ file, get an instant price for every strength, pick a color, and check out.
-            From $12.00 per item, shipped to the United States and Canada.
+            Upload an STL, OBJ or 3MF file, get an instant price for every strength, pick a color, and check
+            out. From $12.00 per item, shipped to the United States and Canada.
           </p>
           <a className="button button-primary button-large" href="#upload">
             Upload a model

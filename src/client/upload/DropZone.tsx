@@ -66,13 +66,13 @@ export function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
             : 'Drag and drop your 3D models here'}
       </p>
       <p className="drop-hint" id={hintId}>
-        STL or OBJ, up to 64 MB each
+        STL, OBJ or 3MF, up to 64 MB each
       </p>
       <input
         id={inputId}
         className="file-input"
         type="file"
-        accept=".stl,.obj"
+        accept=".stl,.obj,.3mf"
         multiple
         aria-describedby={hintId}
         onChange={(e) => {

@@ -131,16 +131,16 @@ const fetchedModel = () =>
 describe('UploadTool', () => {
   it('names the accepted files and offers a labelled file input', () => {
     const input = container.querySelector<HTMLInputElement>('input[type=file]')!;
-    expect(input.accept).toBe('.stl,.obj');
+    expect(input.accept).toBe('.stl,.obj,.3mf');
     expect(input.multiple).toBe(true);
     expect(container.querySelector(`label[for="${input.id}"]`)?.textContent).toBe('Choose files');
-    expect(text()).toContain('STL or OBJ, up to 64 MB each');
+    expect(text()).toContain('STL, OBJ or 3MF, up to 64 MB each');
   });
 
   it('refuses a .txt file without sending it', async () => {
     await choose([new File(['hello'], 'notes.txt')]);
     expect(container.querySelector('[role=alert]')?.textContent).toBe(
-      'Only .stl and .obj files are accepted.',
+      'Only .stl, .obj and .3mf files are accepted.',
     );
     expect(FakeXhr.all).toHaveLength(0);
   });

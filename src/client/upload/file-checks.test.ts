@@ -3,15 +3,24 @@ import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import { checkModelFile, fileExtension, formatBytes, progressText } from './file-checks.ts';
 
 describe('checkModelFile', () => {
-  it('accepts .stl and .obj in any case', () => {
-    for (const name of ['cube.stl', 'CUBE.STL', 'part.Obj', 'a.b.obj', '.stl', 'cube.stl ']) {
+  it('accepts .stl, .obj and .3mf in any case', () => {
+    for (const name of [
+      'cube.stl',
+      'CUBE.STL',
+      'part.Obj',
+      'a.b.obj',
+      '.stl',
+      'cube.stl ',
+      'plate.3mf',
+      'Plate.3MF',
+    ]) {
       expect(checkModelFile({ name, size: 1000 }), name).toBeNull();
     }
   });
 
   it('refuses other extensions with the server message', () => {
-    for (const name of ['notes.txt', 'cube.stl.zip', 'cube', 'cube.3mf', 'stl']) {
-      expect(checkModelFile({ name, size: 10 }), name).toBe('Only .stl and .obj files are accepted.');
+    for (const name of ['notes.txt', 'cube.stl.zip', 'cube', 'cube.3mf.zip', 'stl', '3mf']) {
+      expect(checkModelFile({ name, size: 10 }), name).toBe('Only .stl, .obj and .3mf files are accepted.');
     }
   });
 

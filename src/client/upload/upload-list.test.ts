@@ -16,7 +16,7 @@ describe('uploadReducer', () => {
     const entries = add(['a.stl', 'b.txt']);
     expect(entries.map((e) => [e.status, e.error])).toEqual([
       ['queued', ''],
-      ['rejected', 'Only .stl and .obj files are accepted.'],
+      ['rejected', 'Only .stl, .obj and .3mf files are accepted.'],
     ]);
   });
 

@@ -1,7 +1,7 @@
 // The upload tool's texts. The file checks say exactly what the server says for the same files.
 
 export const UPLOAD_MSG = {
-  wrongType: 'Only .stl and .obj files are accepted.',
+  wrongType: 'Only .stl, .obj and .3mf files are accepted.',
   tooLarge: 'This file is larger than 64 MB.',
   tooMany: 'Too many uploads. Please wait a moment and try again.',
   network: 'Network error or server issue. Please try again later.',

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import {
+  analyse3mf,
+  collectFed,
   createMeshAnalyzer,
-  createPreviewRenderer,
-  createTriangleCollector,
+  createParser,
   DEFAULT_PREVIEW_SIZE,
   DETECT_BYTES,
   detectFormat,
@@ -11,25 +12,30 @@ import {
   MeshError,
   type MeshErrorCode,
   type MeshFormat,
+  type ModelExtension,
   previewPng,
+  read3mf,
+  renderFed,
+  type ThreeMfModel,
+  type TriangleSink,
 } from '../../mesh/index.ts';
 import { readChunks } from './read-chunks.ts';
 import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
 
-// Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file in
-// 1 MiB chunks, analyses it, renders its preview and writes its view mesh (the GLB the 3D viewer loads).
-// The event loop of the server never parses a model.
+// Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file (STL and
+// OBJ in 1 MiB chunks, a 3MF archive whole), analyses it, renders its preview and writes its view mesh (the
+// GLB the 3D viewer loads). The event loop of the server never parses a model.
 
 export type AnalyzeTask = {
   path: string;
-  extension: 'stl' | 'obj';
+  extension: ModelExtension;
   /** The preview's model colour, '#rrggbb'. */
   color: string;
   previewSize?: number;
 };
 
 /** buildView's task: the view mesh of a model stored before view meshes existed. */
-export type ViewTask = { path: string; extension: 'stl' | 'obj' };
+export type ViewTask = { path: string; extension: ModelExtension };
 export type ViewResult = { view: ViewMesh | null; viewError: string | null };
 
 export type AnalyzeResult =
@@ -51,51 +57,56 @@ const MIN_VOLUME_CM3 = 0.001;
 /** A closed mesh is a solid however small (e.g. drawn in inches: 0.89 mm³ is 14.6 cm³), down to this. */
 const MIN_CLOSED_VOLUME_CM3 = 1e-9;
 
-function analyse(fd: number, size: number, task: AnalyzeTask) {
+/** A model read once: its analysis, its triangles if few, and a way to read them all again. */
+type Read = {
+  analysis: MeshAnalysis;
+  triangles: Float32Array | null;
+  feed(sink: TriangleSink): void;
+};
+
+async function read(fd: number, size: number, extension: ModelExtension): Promise<Read> {
+  if (extension === '3mf') {
+    const model = await read3mfFile(fd, size);
+    return { ...analyse3mf(model, { collectTriangles: PREVIEW_TRIANGLES }), feed: model.emit };
+  }
   const head = new Uint8Array(Math.min(DETECT_BYTES, size));
   fs.readSync(fd, head, 0, head.length, 0);
-  const format = detectFormat(head, size, task.extension);
+  const format = detectFormat(head, size, extension);
   const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: PREVIEW_TRIANGLES });
   readChunks(fd, size, (chunk) => analyzer.push(chunk));
-  const analysis = analyzer.finish();
-  return { analysis, triangles: analyzer.previewTriangles() };
+  return {
+    analysis: analyzer.finish(),
+    triangles: analyzer.previewTriangles(),
+    feed: chunkFeed(fd, size, format),
+  };
 }
 
-function preview(
-  fd: number,
-  size: number,
-  task: AnalyzeTask,
-  analysis: MeshAnalysis,
-  triangles: Float32Array | null,
-) {
+/** Reads an STL or OBJ file again, chunk by chunk, into a sink. */
+function chunkFeed(fd: number, size: number, format: MeshFormat) {
+  return (sink: TriangleSink) => {
+    const parser = createParser(format, sink);
+    readChunks(fd, size, (chunk) => parser.push(chunk));
+    parser.finish();
+  };
+}
+
+async function read3mfFile(fd: number, size: number): Promise<ThreeMfModel> {
+  const bytes = new Uint8Array(size);
+  fs.readSync(fd, bytes, 0, size, 0);
+  return read3mf(bytes);
+}
+
+function preview(task: AnalyzeTask, model: Read) {
   const side = task.previewSize ?? DEFAULT_PREVIEW_SIZE;
   const options = { width: side, height: side, color: task.color };
-  if (triangles) return previewPng(triangles, options);
-  const renderer = createPreviewRenderer(analysis.format, analysis.bbox, options);
-  readChunks(fd, size, (chunk) => renderer.push(chunk));
-  return encodePng(renderer.finish(), side, side);
-}
-
-/** The view mesh from the triangles already in memory, or from another pass over the file. */
-async function view(fd: number, size: number, format: MeshFormat, triangles: Float32Array | null) {
-  let soup = triangles;
-  if (!soup) {
-    const collector = createTriangleCollector(format);
-    readChunks(fd, size, (chunk) => collector.push(chunk));
-    soup = collector.finish();
-  }
-  return buildViewMesh(soup);
+  if (model.triangles) return previewPng(model.triangles, options);
+  return encodePng(renderFed(model.analysis.bbox, options, model.feed), side, side);
 }
 
 /** Like the preview, the view mesh never refuses a model: the viewer then says it cannot show it. */
-async function tryView(
-  fd: number,
-  size: number,
-  format: MeshFormat,
-  triangles: Float32Array | null,
-): Promise<ViewResult> {
+async function tryView(model: Pick<Read, 'triangles' | 'feed'>): Promise<ViewResult> {
   try {
-    return { view: await view(fd, size, format, triangles), viewError: null };
+    return { view: await buildViewMesh(model.triangles ?? collectFed(model.feed)), viewError: null };
   } catch (err) {
     return { view: null, viewError: String(err) };
   }
@@ -105,12 +116,12 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
   const fd = fs.openSync(task.path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    let result: ReturnType<typeof analyse>;
+    let model: Read;
     try {
-      result = analyse(fd, size, task);
+      model = await read(fd, size, task.extension);
       // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
       // closed model is accepted: its card shows its size and offers the one-click scale from inches.
-      const { volumeCm3, watertight } = result.analysis;
+      const { volumeCm3, watertight } = model.analysis;
       if (volumeCm3 < (watertight ? MIN_CLOSED_VOLUME_CM3 : MIN_VOLUME_CM3)) {
         return {
           ok: false,
@@ -127,12 +138,12 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
     let png: Uint8Array | null = null;
     let previewError: string | null = null;
     try {
-      png = preview(fd, size, task, result.analysis, result.triangles);
+      png = preview(task, model);
     } catch (err) {
       previewError = String(err);
     }
-    const viewed = await tryView(fd, size, result.analysis.format, result.triangles);
-    return { ok: true, analysis: result.analysis, png, previewError, ...viewed };
+    const viewed = await tryView(model);
+    return { ok: true, analysis: model.analysis, png, previewError, ...viewed };
   } finally {
     fs.closeSync(fd);
   }
@@ -143,9 +154,14 @@ export async function buildView(task: ViewTask): Promise<ViewResult> {
   const fd = fs.openSync(task.path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
+    if (task.extension === '3mf')
+      return await tryView({ triangles: null, feed: (await read3mfFile(fd, size)).emit });
     const head = new Uint8Array(Math.min(DETECT_BYTES, size));
     fs.readSync(fd, head, 0, head.length, 0);
-    return await tryView(fd, size, detectFormat(head, size, task.extension), null);
+    return await tryView({
+      triangles: null,
+      feed: chunkFeed(fd, size, detectFormat(head, size, task.extension)),
+    });
   } finally {
     fs.closeSync(fd);
   }

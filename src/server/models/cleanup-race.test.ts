@@ -4,17 +4,15 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { analyzeMesh } from '../../mesh/index.ts';
 import type { Database } from '../db/client.ts';
 import { type Model, models } from '../db/schema.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
 import { openTestDatabase } from '../testing/test-db.ts';
-import type { AnalysisPool } from './analysis-pool.ts';
 import { type CleanupDeps, cleanupExpiredModels } from './cleanup.ts';
 import { findModel, insertSharingFile } from './models-repository.ts';
 import type { Owner } from './owner.ts';
 import { scaleModel } from './scale-service.ts';
-import { boxStl, receivedUpload } from './testing.ts';
+import { boxStl, inProcessPool, receivedUpload } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
 
 // The cleanup job and a re-upload of the same bytes, interleaved step by step through the pause points
@@ -67,23 +65,7 @@ function gate() {
   };
 }
 
-const pool: AnalysisPool = {
-  async analyze(task) {
-    const analysis = analyzeMesh(new Uint8Array(fs.readFileSync(task.path)), task.extension);
-    return {
-      ok: true,
-      analysis,
-      png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
-      previewError: null,
-      view: null,
-      viewError: null,
-    };
-  },
-  async view() {
-    return { view: null, viewError: 'not in this test' };
-  },
-  close: async () => {},
-};
+const pool = inProcessPool();
 
 function upload(
   owner: Owner,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../plugins/error-handler.ts';
-import { attachmentDisposition, checkUploadName, ONLY_STL_OBJ } from './file-name.ts';
+import { attachmentDisposition, checkUploadName, ONLY_MODEL_FILES } from './file-name.ts';
 
 describe('checkUploadName', () => {
-  it('accepts .stl and .obj in any case, by the last extension', () => {
+  it('accepts .stl, .obj and .3mf in any case, by the last extension', () => {
     expect(checkUploadName('Bracket.STL')).toEqual({ fileName: 'Bracket.STL', extension: 'stl' });
+    expect(checkUploadName('Plate 1.3MF')).toEqual({ fileName: 'Plate 1.3MF', extension: '3mf' });
     expect(checkUploadName('part.v2.obj')).toEqual({ fileName: 'part.v2.obj', extension: 'obj' });
     expect(checkUploadName('x.php.stl')).toEqual({ fileName: 'x.php.stl', extension: 'stl' });
     expect(checkUploadName('  Ünïcødé ☃.stl ').fileName).toBe('Ünïcødé ☃.stl');
@@ -24,7 +25,7 @@ describe('checkUploadName', () => {
       'x.stl%2ephp',
       'x.stl\n.php',
       'x.stl.',
-      'model.3mf',
+      'model.3mf.zip',
       'noextension',
       '',
       undefined,
@@ -37,7 +38,7 @@ describe('checkUploadName', () => {
         error = e;
       }
       expect(error, String(name)).toBeInstanceOf(HttpError);
-      expect(error).toMatchObject({ statusCode: 400, message: ONLY_STL_OBJ });
+      expect(error).toMatchObject({ statusCode: 400, message: ONLY_MODEL_FILES });
     }
   });
 

@@ -4,9 +4,9 @@ import { HttpError } from '../plugins/error-handler.ts';
 // one (`x.php%00.stl`, a NUL byte, `x.stl.php`) is refused before a byte is kept (docs/security.md 24). The
 // name is only ever shown and offered back as a download name; files are stored under random keys.
 
-export const ONLY_STL_OBJ = 'Only .stl and .obj files are accepted.';
+export const ONLY_MODEL_FILES = 'Only .stl, .obj and .3mf files are accepted.';
 
-export type ModelExtension = 'stl' | 'obj';
+export type ModelExtension = 'stl' | 'obj' | '3mf';
 export type UploadName = { fileName: string; extension: ModelExtension };
 
 const MAX_NAME_LENGTH = 200;
@@ -35,12 +35,12 @@ function percentDecoded(name: string): string | null {
 
 /** The shown name and extension of an upload, or a 400 with the one message for every refusal. */
 export function checkUploadName(raw: string | undefined | null): UploadName {
-  const refuse = () => new HttpError(400, ONLY_STL_OBJ);
+  const refuse = () => new HttpError(400, ONLY_MODEL_FILES);
   if (typeof raw !== 'string') throw refuse();
   const name = raw.normalize('NFC').trim();
   if (name === '' || CONTROL.test(name)) throw refuse();
   const extension = lastExtension(name);
-  if (extension !== 'stl' && extension !== 'obj') throw refuse();
+  if (extension !== 'stl' && extension !== 'obj' && extension !== '3mf') throw refuse();
   // `x.php%00.stl` is a NUL-truncation trick; `x.stl%2ephp` hides a different extension.
   const decoded = percentDecoded(name);
   if (decoded !== null && (CONTROL.test(decoded) || lastExtension(decoded) !== extension)) throw refuse();

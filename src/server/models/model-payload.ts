@@ -19,7 +19,7 @@ export function toModelPayload(row: Model, pricing: PricingSettings, options: Wa
   return {
     id: row.id,
     fileName: row.fileName,
-    format: row.format === 'obj' ? 'obj' : 'stl',
+    format: row.format === 'obj' || row.format === '3mf' ? row.format : 'stl',
     triangles: row.triangles,
     volumeCm3: round(row.volumeMm3 / 1000, 4),
     areaCm2: round(row.areaMm2 / 100, 4),

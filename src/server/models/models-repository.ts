@@ -16,7 +16,8 @@ export function ownedBy(owner: Owner): SQL {
 }
 
 function formatsOf(extension: ModelExtension): string[] {
-  return extension === 'stl' ? ['stl-binary', 'stl-ascii'] : ['obj'];
+  if (extension === 'stl') return ['stl-binary', 'stl-ascii'];
+  return [extension];
 }
 
 export async function insertModel(db: Db, row: NewModel): Promise<Model> {

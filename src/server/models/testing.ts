@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
+import { analyzeMesh } from '../../mesh/index.ts';
 import { box, type IndexedMesh, toBinaryStl, toFloat32, triangles } from '../../mesh/testing/generate.ts';
 import { createSession } from '../auth/session-service.ts';
 import type { AppContext } from '../context.ts';
 import { type models, orderItems, orders, users } from '../db/schema.ts';
 import type { TestApp } from '../testing/test-app.ts';
+import type { AnalysisPool } from './analysis-pool.ts';
 import { newModelId } from './ids.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
 
@@ -139,4 +141,27 @@ export function receivedUpload(
   const tempPath = path.join(dir, `u_${Math.random().toString(36).slice(2)}.part`);
   fs.writeFileSync(tempPath, bytes);
   return { tempPath, fileName, extension: 'stl', sizeBytes: bytes.length, contentHash };
+}
+
+/** An analysis pool that answers in process (STL and OBJ), with a stand-in preview and no view mesh; or fails as told. */
+export function inProcessPool(fail?: Error): AnalysisPool {
+  return {
+    async analyze(task) {
+      if (fail) throw fail;
+      if (task.extension === '3mf') throw new Error('inProcessPool reads STL and OBJ only');
+      const analysis = analyzeMesh(new Uint8Array(fs.readFileSync(task.path)), task.extension);
+      return {
+        ok: true,
+        analysis,
+        png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+        previewError: null,
+        view: null,
+        viewError: null,
+      };
+    },
+    async view() {
+      return { view: null, viewError: 'not in this test' };
+    },
+    close: async () => {},
+  };
 }

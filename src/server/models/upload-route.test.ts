@@ -139,10 +139,10 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
   });
 
   it('refuses names hiding another type with 400 (docs/security.md 24)', async () => {
-    for (const fileName of ['x.stl.php', 'x.php%00.stl', 'x.php\u0000.stl', 'notes.txt', 'model.3mf']) {
+    for (const fileName of ['x.stl.php', 'x.php%00.stl', 'x.php\u0000.stl', 'notes.txt', 'model.3mf.zip']) {
       const res = await t.app.inject(uploadRequest({ fileName, bytes: boxStl(10, 10, 10) }));
       expect(res.statusCode, fileName).toBe(400);
-      expect(res.json()).toEqual({ error: 'Only .stl and .obj files are accepted.' });
+      expect(res.json()).toEqual({ error: 'Only .stl, .obj and .3mf files are accepted.' });
     }
     await expectNothingKept();
   });

@@ -15,7 +15,7 @@ import { checkIpQuota, checkQuota } from './quota.ts';
 import { type ReceiveSpaceCheck, receiveUpload } from './receive-upload.ts';
 import { createModelFromUpload } from './upload-service.ts';
 
-// POST /api/uploads: one .stl/.obj in the multipart field `file`, logged in or not -> 201 modelPayload.
+// POST /api/uploads: one .stl/.obj/.3mf in the multipart field `file`, logged in or not -> 201 modelPayload.
 // Refused before the file is read when over a quota (per owner, per client address) or the disk is low.
 
 export const UPLOAD_RATE = {

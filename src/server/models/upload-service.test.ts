@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { analyzeMesh } from '../../mesh/index.ts';
 import type { Database } from '../db/client.ts';
 import { models } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
@@ -10,7 +9,7 @@ import type { FileStore } from '../storage/file-store.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
 import { openTestDatabase } from '../testing/test-db.ts';
 import { AnalysisLimitError, type AnalysisPool } from './analysis-pool.ts';
-import { boxStl, filesIn, receivedUpload } from './testing.ts';
+import { boxStl, filesIn, inProcessPool, receivedUpload } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
 
 // The service without HTTP, with failures forced at each step: whatever fails, nothing is kept.
@@ -37,27 +36,7 @@ beforeEach(async () => {
 /** Each call a new upload (its own content hash), whatever the bytes. */
 const received = (bytes: Uint8Array) => receivedUpload(dir, bytes, 'cube.stl', `h${Math.random()}`);
 
-/** A pool that answers in process, or fails as told. */
-function fakePool(fail?: Error): AnalysisPool {
-  return {
-    async analyze(task) {
-      if (fail) throw fail;
-      const analysis = analyzeMesh(new Uint8Array(fs.readFileSync(task.path)), task.extension);
-      return {
-        ok: true,
-        analysis,
-        png: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
-        previewError: null,
-        view: null,
-        viewError: null,
-      };
-    },
-    async view() {
-      return { view: null, viewError: 'not in this test' };
-    },
-    close: async () => {},
-  };
-}
+const fakePool = inProcessPool;
 
 function deps(pool: AnalysisPool, s: FileStore = store): UploadDeps {
   return { db: database.db, store: s, pool, now: () => new Date(), log: silentLog };

@@ -33,7 +33,7 @@ export async function ensureViewMesh(
   let result: Awaited<ReturnType<ModelsDeps['pool']['view']>>;
   try {
     await pipeline(stored.stream, fs.createWriteStream(temp));
-    const extension = model.format === 'obj' ? 'obj' : 'stl';
+    const extension = model.format === 'obj' || model.format === '3mf' ? model.format : 'stl';
     result = await deps.pool.view({ path: temp, extension }, client);
   } catch (err) {
     if (err instanceof AnalysisLimitError && err.reason === 'busy') {

@@ -1,0 +1,138 @@
+// A 3MF file, whole: the package's start part (named by _rels/.rels), every model part its build reaches
+// through the production extension's p:path (as Bambu Studio writes them), and the analysis of what the
+// build places, through the same sinks as STL and OBJ.
+
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import { toAnalysis } from '../analysis.ts';
+import { CollectSink, TeeSink } from '../collect.ts';
+import { MeshError } from '../errors.ts';
+import { MeasureSink } from '../measure.ts';
+import { Topology } from '../topology.ts';
+import type { MeshAnalysis, TriangleSink } from '../types.ts';
+import { type Archive, NOT_A_ZIP, openArchive, partKey } from './archive.ts';
+import { createModelPartReader, type ModelPart, type TriangleBudget } from './model-part.ts';
+import { emitInstances, type Instance, resolveBuild } from './scene.ts';
+
+const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
+const DEFAULT_START_PART = '3D/3dmodel.model';
+const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
+
+export interface ThreeMfModel {
+  instances: Instance[];
+  triangles: number;
+  /** The start part's unit ('millimeter', 'inch'...). */
+  unit: string;
+  /** Hands every triangle of the build to sink (as often as needed: the preview, the view mesh). */
+  emit(sink: TriangleSink): void;
+}
+
+/** The start part named by the package relationships, else the usual name. */
+async function startPart(archive: Archive): Promise<string> {
+  if (!archive.has('_rels/.rels')) return DEFAULT_START_PART;
+  const parser = new SaxesParser({ xmlns: false });
+  let target: string | null = null;
+  parser.on('doctype', () => {
+    throw new MeshError(
+      '3mf-xml',
+      'This 3MF file declares a document type (DOCTYPE) in its XML, which 3MF does not allow: we did not read it.',
+    );
+  });
+  parser.on('opentag', (tag) => {
+    const t = tag as SaxesTagPlain;
+    const local = t.name.slice(t.name.indexOf(':') + 1);
+    if (local === 'Relationship' && t.attributes.Type === MODEL_RELATIONSHIP && target === null) {
+      target = t.attributes.Target ?? null;
+    }
+  });
+  try {
+    await archive.readText('_rels/.rels', (text) => parser.write(text));
+    parser.close();
+  } catch (err) {
+    if (err instanceof MeshError) throw err;
+    throw new MeshError(
+      '3mf-xml',
+      "This 3MF file's package relationships (_rels/.rels) are not well-formed XML.",
+    );
+  }
+  return target ?? DEFAULT_START_PART;
+}
+
+async function readPart(archive: Archive, name: string, budget: TriangleBudget): Promise<ModelPart> {
+  if (!archive.has(name)) {
+    throw new MeshError(
+      '3mf-model',
+      `This 3MF file refers to the model part '/${name}', which is not in the archive.`,
+    );
+  }
+  const reader = createModelPartReader(partKey(name), budget);
+  await archive.readText(name, reader.write);
+  return reader.end();
+}
+
+export async function read3mf(bytes: Uint8Array): Promise<ThreeMfModel> {
+  if (!ZIP_SIGNATURE.every((b, k) => bytes[k] === b)) {
+    throw new MeshError(
+      bytes.length === 0 ? 'empty' : 'not-a-model',
+      bytes.length === 0 ? 'The file is empty.' : NOT_A_ZIP,
+    );
+  }
+  const archive = await openArchive(bytes);
+  try {
+    const start = (await startPart(archive)).replace(/^\/+/, '');
+    if (!archive.has(start)) {
+      throw new MeshError('3mf-model', `This 3MF file has no 3D model: its part '${start}' is missing.`);
+    }
+    const rootKey = partKey(start);
+    const budget: TriangleBudget = { used: 0 };
+    const parts = new Map<string, ModelPart>([[rootKey, await readPart(archive, rootKey, budget)]]);
+    // The parts that other parts' components name, each read once.
+    const queue = [rootKey];
+    while (queue.length > 0) {
+      const part = parts.get(queue.shift()!)!;
+      const refs = [...(part.build ?? [])];
+      for (const object of part.objects.values())
+        if (object.kind === 'components') refs.push(...object.components);
+      for (const ref of refs) {
+        if (parts.has(ref.part)) continue;
+        parts.set(ref.part, await readPart(archive, ref.part, budget));
+        queue.push(ref.part);
+      }
+    }
+    const { instances, triangles } = resolveBuild(parts, rootKey);
+    return {
+      instances,
+      triangles,
+      unit: parts.get(rootKey)!.unit,
+      emit: (sink) => emitInstances(instances, sink),
+    };
+  } finally {
+    archive.close();
+  }
+}
+
+const UNIT_NAMES: Record<string, string> = {
+  micron: 'microns',
+  centimeter: 'centimetres',
+  inch: 'inches',
+  foot: 'feet',
+  meter: 'metres',
+};
+
+/** The analysis of a 3MF model, and its triangles for a one-pass preview when there are at most collect. */
+export function analyse3mf(
+  model: ThreeMfModel,
+  options: { topology?: boolean; collectTriangles?: number } = {},
+): { analysis: MeshAnalysis; triangles: Float32Array | null } {
+  const topology = options.topology === false ? null : new Topology(model.triangles);
+  const measure = new MeasureSink(topology);
+  const collect = options.collectTriangles ? new CollectSink(options.collectTriangles) : null;
+  model.emit(collect ? new TeeSink([measure, collect]) : measure);
+  const unitName = UNIT_NAMES[model.unit];
+  const warnings = unitName
+    ? [`This 3MF file is drawn in ${unitName}: its sizes were converted to millimetres.`]
+    : [];
+  const analysis = toAnalysis('3mf', measure.geometry.result(), topology ? topology.result() : null, {
+    warnings,
+  });
+  return { analysis, triangles: collect ? collect.result() : null };
+}

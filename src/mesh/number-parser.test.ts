@@ -82,6 +82,34 @@ describe('parseDecimal', () => {
     );
   });
 
+  it('reads 16 to 19 digits exactly like Number() (doubles written with 17 significant digits)', () => {
+    const long = fc
+      .tuple(digits(16, 19), fc.nat(19), fc.option(fc.integer({ min: -6, max: 6 })))
+      .map(([d, dot, exp]) => {
+        const at = dot % d.length;
+        return `${d.slice(0, at)}.${d.slice(at)}${exp === null ? '' : `e${exp}`}`;
+      });
+    fc.assert(
+      fc.property(long, fc.double({ min: 0, max: 4000, noNaN: true }), (s, x) => {
+        for (const t of [s, x.toPrecision(17), x.toPrecision(16), (-x).toPrecision(17)]) {
+          expect(Object.is(parse(t), Number(t)), t).toBe(true);
+        }
+      }),
+      { numRuns: 20_000 },
+    );
+    // Halfway cases and powers of two, which the exact path hands to Number().
+    for (const t of [
+      '9007199254740993',
+      '0.30000000000000004',
+      '128.00000000000000',
+      '2.2250738585072014',
+      '1.0000000000000002',
+      '0.5000000000000000555',
+    ]) {
+      expect(Object.is(parse(t), Number(t)), t).toBe(true);
+    }
+  });
+
   it('never accepts what Number() would read differently, and never throws', () => {
     fc.assert(
       fc.property(

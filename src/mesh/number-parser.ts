@@ -82,7 +82,8 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
   } else if (m === 0) {
     v = 0;
   } else {
-    v = Number(latin1(buf, digitsStart, i));
+    v = digits <= 19 && e < 0 && e >= -22 ? longMantissa(buf, digitsStart, -e) : Number.NaN;
+    if (Number.isNaN(v)) v = Number(latin1(buf, digitsStart, i));
   }
   parsedNumber[0] = neg ? -v : v;
   return i;
@@ -144,6 +145,70 @@ export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): 
   const v = e >= 0 ? m / POW10[e]! : m * POW10[-e]!;
   parsedNumber[0] = neg ? -v : v;
   return i;
+}
+
+// 16 to 19 digits (as exporters write doubles: 17 significant digits): the mantissa M = H x 10^r + L is
+// exact as a double-double (H: the first 15 digits, L: the rest), divided by 10^f with one correction
+// step. The sum of the quotient and its correction is the correctly rounded value unless the exact
+// quotient lies within the correction's error of a midpoint between two doubles (about one number in
+// 2^40), or the result is a power of two (the spacing halves below it): then Number() decides.
+
+const SPLIT = 134217729; // 2^27 + 1 (Dekker)
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+/** ULP[k]: the spacing of doubles whose biased exponent is k. */
+const ULP = new Float64Array(2047);
+for (let k = 1; k < 2047; k++) ULP[k] = 2 ** (k - 1075);
+
+/** The exact a x b is p + twoProductError(a, b, p). */
+function twoProductError(a: number, b: number, p: number): number {
+  const ca = SPLIT * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = SPLIT * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}
+
+/** The digits at start (with at most one '.') over 10^f, correctly rounded; NaN if unsure. */
+function longMantissa(buf: Uint8Array, start: number, f: number): number {
+  let h = 0;
+  let l = 0;
+  let seen = 0;
+  let low = 0;
+  for (let i = start; ; i++) {
+    const c = buf[i]!;
+    if (c === 46) continue;
+    if (c < 48 || c > 57) break;
+    if (seen++ < 15) h = h * 10 + (c - 48);
+    else {
+      l = l * 10 + (c - 48);
+      low++;
+    }
+  }
+  const r = POW10[low]!;
+  // M = h x r + l, exactly: s + t.
+  const p = h * r;
+  const pe = twoProductError(h, r, p);
+  const sum = p + l;
+  const back = sum - p;
+  const t0 = p - (sum - back) + (l - back) + pe;
+  const s = sum + t0;
+  const t = t0 - (s - sum);
+  const P = POW10[f]!;
+  const q1 = s / P;
+  const qp = q1 * P;
+  const rem = s - qp - twoProductError(q1, P, qp) + t;
+  const q2 = rem / P;
+  const v = q1 + q2;
+  const tail = q2 - (v - q1);
+  bits[0] = v;
+  const hi = words[1]!;
+  if ((hi & 0xfffff) === 0 && words[0] === 0) return Number.NaN;
+  const half = ULP[(hi >>> 20) & 0x7ff]! / 2;
+  const margin = Math.abs(q2) * 2 ** -48 + Math.abs(v) * 2 ** -100;
+  return half - Math.abs(tail) > margin ? v : Number.NaN;
 }
 
 /** Position of the first byte <= 32 at or after pos (the end of a token). */

@@ -293,6 +293,11 @@ class ObjRanges implements RangeParser {
           }
         }
         this.batchCount = t;
+      } else if (c === HASH || (c === 118 && (after === 116 || after === 110) && (ch === 32 || ch === 9))) {
+        // Comments, texture coordinates and normals: not needed, skipped to the line's end (as the
+        // state machine skips them, continuation or not).
+        p = buf.indexOf(10, i);
+        if (p < 0 || p >= end) break;
       } else {
         break;
       }

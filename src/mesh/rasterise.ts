@@ -300,10 +300,12 @@ export class Rasteriser implements TriangleSink {
       area = -area;
     }
     const w = this.sw;
-    const minPx = Math.max(0, Math.floor(Math.min(X0, X1, X2) / SUB - 0.5));
-    const maxPx = Math.min(w - 1, Math.ceil(Math.max(X0, X1, X2) / SUB - 0.5));
-    const minPy = Math.max(0, Math.floor(Math.min(Y0, Y1, Y2) / SUB - 0.5));
-    const maxPy = Math.min(this.sh - 1, Math.ceil(Math.max(Y0, Y1, Y2) / SUB - 0.5));
+    // The sample centres inside the triangle's box: none for most triangles of a detailed model, which are
+    // smaller than a sample and cost nothing more.
+    const minPx = Math.max(0, Math.ceil(Math.min(X0, X1, X2) / SUB - 0.5));
+    const maxPx = Math.min(w - 1, Math.floor(Math.max(X0, X1, X2) / SUB - 0.5));
+    const minPy = Math.max(0, Math.ceil(Math.min(Y0, Y1, Y2) / SUB - 0.5));
+    const maxPy = Math.min(this.sh - 1, Math.floor(Math.max(Y0, Y1, Y2) / SUB - 0.5));
     if (minPx > maxPx || minPy > maxPy) return;
     if (!this.spend((maxPx - minPx + 1) * (maxPy - minPy + 1))) return;
     // Edge functions at sample centres ((p + 1/2) * SUB); all integers, so exact in doubles.

@@ -23,8 +23,10 @@ import { readChunks } from './read-chunks.ts';
 import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
 
 // Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file (STL and
-// OBJ in 1 MiB chunks, a 3MF archive whole), analyses it, renders its preview and writes its view mesh (the
-// GLB the 3D viewer loads). The event loop of the server never parses a model.
+// OBJ in 1 MiB chunks, a 3MF archive whole), analyses it, renders its preview and, for a model whose
+// triangles it still holds, writes its view mesh (the GLB the 3D viewer loads). A bigger model's view mesh
+// needs another pass and, past 300,000 triangles, the simplifier: it is made after the upload has answered
+// (buildView, through view-service.ts). The event loop of the server never parses a model.
 
 export type AnalyzeTask = {
   path: string;
@@ -46,10 +48,15 @@ export type AnalyzeResult =
       previewError: string | null;
       view: ViewMesh | null;
       viewError: string | null;
+      /** Where the worker's time went (the upload's Server-Timing header, `npm run bench upload`). */
+      timings: { analysis: number; preview: number; view: number };
     }
   | { ok: false; code: MeshErrorCode; message: string };
 
-/** Triangles kept for a one-pass preview; bigger models are streamed a second time. */
+/**
+ * Triangles kept for a one-pass preview and view mesh; a bigger model's preview reads the file again (as
+ * fast as rendering from a copy, without the memory), and its view mesh is made after the answer.
+ */
 const PREVIEW_TRIANGLES = 200_000;
 
 /** 1 mm³: an open mesh enclosing less is a surface, not a solid. */
@@ -117,6 +124,7 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
   try {
     const size = fs.fstatSync(fd).size;
     let model: Read;
+    const started = performance.now();
     try {
       model = await read(fd, size, task.extension);
       // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
@@ -135,6 +143,7 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
       throw err;
     }
     // The preview is a picture, not a verdict: a model that was read is accepted even if it fails.
+    const analysed = performance.now();
     let png: Uint8Array | null = null;
     let previewError: string | null = null;
     try {
@@ -142,8 +151,15 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
     } catch (err) {
       previewError = String(err);
     }
-    const viewed = await tryView(model);
-    return { ok: true, analysis: model.analysis, png, previewError, ...viewed };
+    const previewed = performance.now();
+    // null and no error: made later (view-service.ts), not in the customer's wait for a price.
+    const viewed: ViewResult = model.triangles ? await tryView(model) : { view: null, viewError: null };
+    const timings = {
+      analysis: analysed - started,
+      preview: previewed - analysed,
+      view: performance.now() - previewed,
+    };
+    return { ok: true, analysis: model.analysis, png, previewError, ...viewed, timings };
   } finally {
     fs.closeSync(fd);
   }

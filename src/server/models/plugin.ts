@@ -13,6 +13,7 @@ import { DEFAULT_IP_QUOTA, DEFAULT_QUOTA, type IpQuotaLimits, type QuotaLimits }
 import { UPLOAD_LIMITS } from './receive-upload.ts';
 import { createUploadIpHasher } from './upload-ip.ts';
 import { uploadRoute } from './upload-route.ts';
+import { viewMeshesSettled } from './view-service.ts';
 import { DEFAULT_SMALL_MODEL_MM } from './warnings.ts';
 
 // Uploads and models: multipart parsing (in this plugin's scope only), the analysis worker pool, the file
@@ -77,6 +78,7 @@ export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptio
   );
   app.addHook('onClose', async () => {
     cleanup.stop();
+    await viewMeshesSettled();
     await deps.pool.close();
   });
 

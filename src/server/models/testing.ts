@@ -157,6 +157,7 @@ export function inProcessPool(fail?: Error): AnalysisPool {
         previewError: null,
         view: null,
         viewError: null,
+        timings: { analysis: 0, preview: 0, view: 0 },
       };
     },
     async view() {

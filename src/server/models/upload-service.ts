@@ -30,9 +30,13 @@ export type UploadDeps = {
   pool: AnalysisPool;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Told where an analysed upload's time went, stage by stage (milliseconds). */
+  timing?: (stage: UploadStage, ms: number) => void;
   /** Tests pause here, between finding a row to reuse and reusing it, to interleave a cleanup run. */
   beforeReuse?: (row: Model) => Promise<void>;
 };
+
+export type UploadStage = 'queue' | 'analysis' | 'preview' | 'view' | 'store' | 'db';
 
 /** Who sent the upload, for the per-IP quota (upload-ip.ts); null when unknown. */
 export type UploadSource = {
@@ -53,6 +57,7 @@ async function analyse(
   client: string,
 ): Promise<Extract<AnalyzeResult, { ok: true }>> {
   let result: AnalyzeResult;
+  const asked = performance.now();
   try {
     result = await deps.pool.analyze(
       { path: upload.tempPath, extension: upload.extension, color: DEFAULT_COLOR },
@@ -67,6 +72,11 @@ async function analyse(
     throw new HttpError(422, 'This model could not be read.');
   }
   if (!result.ok) throw new HttpError(422, result.message);
+  const { analysis, preview, view } = result.timings;
+  deps.timing?.('queue', performance.now() - asked - analysis - preview - view);
+  deps.timing?.('analysis', analysis);
+  deps.timing?.('preview', preview);
+  deps.timing?.('view', view);
   if (result.previewError) deps.log.warn({ error: result.previewError }, 'model preview failed');
   if (result.viewError) deps.log.warn({ error: result.viewError }, 'model view mesh failed');
   return result;
@@ -84,10 +94,13 @@ async function createAnalysed(
   const previewKey = png ? newStorageKey('p') : null;
   const viewKey = view ? newStorageKey('v') : null;
   try {
+    const storing = performance.now();
     await deps.store.put(storageKey, { file: upload.tempPath });
     if (previewKey && png) await deps.store.put(previewKey, { bytes: png });
     if (viewKey && view) await deps.store.put(viewKey, { bytes: view.glb });
-    return await insertModel(deps.db, {
+    const inserting = performance.now();
+    deps.timing?.('store', inserting - storing);
+    const row = await insertModel(deps.db, {
       id: newModelId(),
       ownerUserId: owner.userId,
       ownerVisitorHash: owner.visitorHash,
@@ -112,6 +125,8 @@ async function createAnalysed(
       uploadIpHash: source.ipHash,
       createdAt: deps.now(),
     });
+    deps.timing?.('db', performance.now() - inserting);
+    return row;
   } catch (err) {
     await deps.store.delete(storageKey).catch(() => {});
     if (previewKey) await deps.store.delete(previewKey).catch(() => {});

@@ -8,6 +8,7 @@ import { models } from '../db/schema.ts';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
 import { findModel } from './models-repository.ts';
 import { boxStl, cookieFrom, makeUser, meshStl, uploadRequest } from './testing.ts';
+import { viewMeshesSettled } from './view-service.ts';
 
 // GET /api/models/:id/view.glb: the 3D viewer's mesh, made at upload (or on the first view of an older
 // model), with the model's own access rules.
@@ -53,6 +54,24 @@ describe('the view mesh route', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-view-simplified']).toBe('1');
     expect(Number(res.headers['x-view-triangles'])).toBeLessThanOrEqual(300_000);
+  }, 60_000);
+
+  it("makes a big model's view after the upload answers; views asked for meanwhile wait for that one", async () => {
+    const filesDir = path.join(t.dataDir, 'files');
+    const before = fs.readdirSync(filesDir).length;
+    // 250,000 triangles: more than the worker keeps for a one-pass preview, so the view is made later.
+    const { res, model, cookie } = await upload('later.stl', meshStl(uvSphere(30, 500, 251)));
+    expect(res.statusCode).toBe(201);
+    expect(model.triangles).toBeGreaterThan(200_000);
+    const [a, b] = await Promise.all([view(model.id, cookie), view(model.id, cookie)]);
+    expect(a.statusCode).toBe(200);
+    expect(b.statusCode).toBe(200);
+    expect(a.headers['x-view-triangles']).toBe(String(model.triangles));
+    expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
+    await viewMeshesSettled();
+    // The file, its preview and one view mesh, whoever made it first.
+    expect(fs.readdirSync(filesDir).length - before).toBe(3);
+    expect((await findModel(t.database.db, model.id))?.viewKey).toBeTruthy();
   }, 60_000);
 
   it('makes the view of a model uploaded before view meshes on its first view, for every row of its file', async () => {

@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import type { MeshAnalysis } from '../types.ts';
+import { concatChunks } from './generate.ts';
 import { text } from './run.ts';
 
 /** Bytes that steer the text parsers into their corners. */
@@ -43,15 +44,7 @@ export function mutate(source: Uint8Array, mutations: Mutation[]): Uint8Array {
   return bytes;
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let k = 0;
-  for (const p of parts) {
-    out.set(p, k);
-    k += p.length;
-  }
-  return out;
-}
+const concat = (...parts: Uint8Array[]) => concatChunks(parts);
 
 export function expectSane(result: MeshAnalysis | { error: string; message: string }): void {
   if ('error' in result) {

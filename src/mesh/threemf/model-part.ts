@@ -80,6 +80,14 @@ class Growable<T extends Float64Array | Int32Array> {
 const NUMBER = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const INDEX = /^\s*\d{1,10}\s*$/;
 
+/** saxes' doctype handler: OPC forbids a DTD, and none is ever read. */
+export function refuseDoctype(): never {
+  throw new MeshError(
+    '3mf-xml',
+    'This 3MF file declares a document type (DOCTYPE) in its XML, which 3MF does not allow: we did not read it.',
+  );
+}
+
 function badModel(message: string): MeshError {
   return new MeshError('3mf-model', message);
 }
@@ -160,12 +168,7 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
     };
   };
 
-  parser.on('doctype', () => {
-    throw new MeshError(
-      '3mf-xml',
-      'This 3MF file declares a document type (DOCTYPE) in its XML, which 3MF does not allow: we did not read it.',
-    );
-  });
+  parser.on('doctype', refuseDoctype);
 
   parser.on('opentag', (tag) => {
     const t = tag as SaxesTagNS;

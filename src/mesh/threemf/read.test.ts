@@ -419,4 +419,18 @@ describe('3MF package relationships', () => {
     const err = await refusal(bytes);
     expect(err.message).toBe("This 3MF file has no 3D model: its part '3D/elsewhere.model' is missing.");
   });
+
+  it('refuses relationships that declare a DOCTYPE, as it refuses one in a model part', async () => {
+    const rels = relsXml('/3D/3dmodel.model').replace(
+      '<Relationships',
+      '<!DOCTYPE r [<!ENTITY e SYSTEM "http://example.com/">]>\n<Relationships',
+    );
+    const bytes = zipOnly({
+      '_rels/.rels': rels,
+      '3D/3dmodel.model': modelXml({ objects: [{ id: 1, mesh: cube20 }], build: [{ objectid: 1 }] }),
+    });
+    const err = await refusal(bytes);
+    expect(err.code).toBe('3mf-xml');
+    expect(err.message).toMatch(/DOCTYPE/);
+  });
 });

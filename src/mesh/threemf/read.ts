@@ -10,7 +10,7 @@ import { MeasureSink } from '../measure.ts';
 import { Topology } from '../topology.ts';
 import type { MeshAnalysis, TriangleSink } from '../types.ts';
 import { type Archive, NOT_A_ZIP, openArchive, partKey } from './archive.ts';
-import { createModelPartReader, type ModelPart, type TriangleBudget } from './model-part.ts';
+import { createModelPartReader, type ModelPart, refuseDoctype, type TriangleBudget } from './model-part.ts';
 import { emitInstances, type Instance, resolveBuild } from './scene.ts';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
@@ -31,12 +31,7 @@ async function startPart(archive: Archive): Promise<string> {
   if (!archive.has('_rels/.rels')) return DEFAULT_START_PART;
   const parser = new SaxesParser({ xmlns: false });
   let target: string | null = null;
-  parser.on('doctype', () => {
-    throw new MeshError(
-      '3mf-xml',
-      'This 3MF file declares a document type (DOCTYPE) in its XML, which 3MF does not allow: we did not read it.',
-    );
-  });
+  parser.on('doctype', refuseDoctype);
   parser.on('opentag', (tag) => {
     const t = tag as SaxesTagPlain;
     const local = t.name.slice(t.name.indexOf(':') + 1);

@@ -13,7 +13,11 @@ export function previewUrl(id: string): string {
 export function toModelPayload(row: Model, pricing: PricingSettings, options: WarningOptions): ModelPayload {
   const dimensions = { x: round(row.dimX, 3), y: round(row.dimY, 3), z: round(row.dimZ, 3) };
   const { fits, warnings } = modelWarnings(
-    { dimensions: { x: row.dimX, y: row.dimY, z: row.dimZ }, watertight: row.watertight },
+    {
+      dimensions: { x: row.dimX, y: row.dimY, z: row.dimZ },
+      watertight: row.watertight,
+      unitsKnown: row.format === '3mf',
+    },
     options,
   );
   return {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { box, uvSphere } from '../../mesh/testing/generate.ts';
 import { bambu3mf, modelXml, package3mf, scaleMove, simple3mf } from '../../mesh/testing/threemf.ts';
@@ -77,8 +78,18 @@ describe('POST /api/uploads with a 3MF file', () => {
     const res = await t.app.inject(uploadRequest({ fileName: 'imperial.3mf', bytes }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ dimensions: { x: 50.8, y: 25.4, z: 25.4 }, warnings: [] });
+    // A small 3MF part is small: the file said millimetres, so no inches question (an STL would get one).
+    const small = await t.app.inject(
+      uploadRequest({
+        fileName: 'pin.3mf',
+        bytes: simple3mf({ objects: [{ id: 1, mesh: box(5, 4, 3) }], build: [{ objectid: 1 }] }),
+      }),
+    );
+    expect(small.json().warnings).toEqual([]);
+    const asStl = await t.app.inject(uploadRequest({ fileName: 'pin.stl', bytes: boxStl(5, 4, 3) }));
+    expect(asStl.json().warnings.map((w: { code: string }) => w.code)).toEqual(['maybe_inches']);
     // The parser's note is kept with the model.
-    const [row] = await t.database.db.select().from(models);
+    const [row] = await t.database.db.select().from(models).where(eq(models.fileName, 'imperial.3mf'));
     expect(row!.warnings).toEqual([
       'This 3MF file is drawn in inches: its sizes were converted to millimetres.',
     ]);

@@ -40,6 +40,12 @@ describe('modelWarnings', () => {
         .warnings,
     ).toEqual([]);
   });
+
+  it('never asks about inches when the file says its unit (3MF)', () => {
+    const small = { dimensions: { x: 5, y: 4, z: 3 }, watertight: true };
+    expect(modelWarnings(small, options).warnings.map((w) => w.code)).toEqual(['maybe_inches']);
+    expect(modelWarnings({ ...small, unitsKnown: true }, options).warnings).toEqual([]);
+  });
 });
 
 describe('fitsBuildVolume', () => {

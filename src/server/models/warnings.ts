@@ -34,13 +34,14 @@ export function modelFits(model: { dimX: number; dimY: number; dimZ: number }, b
 }
 
 export function modelWarnings(
-  model: { dimensions: Size; watertight: boolean },
+  /** unitsKnown: the file says its unit (3MF), so a small model is small, not drawn in inches. */
+  model: { dimensions: Size; watertight: boolean; unitsKnown?: boolean },
   options: WarningOptions,
 ): { fits: boolean; warnings: ModelWarning[] } {
   const warnings: ModelWarning[] = [];
   if (!model.watertight) warnings.push({ code: 'not_watertight', message: WARNING_TEXT.notWatertight });
   const { x, y, z } = model.dimensions;
-  if (Math.max(x, y, z) < options.smallModelMm) {
+  if (!model.unitsKnown && Math.max(x, y, z) < options.smallModelMm) {
     warnings.push({ code: 'maybe_inches', message: WARNING_TEXT.maybeInches });
   }
   const fits = fitsBuildVolume(model.dimensions, options.buildVolumeMm);

@@ -5,7 +5,7 @@
 // slices, thumbnails) are skipped; a DOCTYPE is refused (OPC forbids it: no entity can be expanded or
 // fetched).
 
-import { type SaxesAttributeNS, SaxesParser, type SaxesTagNS } from 'saxes';
+import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { MAX_TRIANGLES } from '../geometry.ts';
@@ -133,7 +133,10 @@ export interface TriangleBudget {
  * references without p:path; budget is shared by the parts of one file.
  */
 export function createModelPartReader(partName: string, budget: TriangleBudget) {
-  const parser = new SaxesParser({ xmlns: true, position: true });
+  // Namespaces are resolved here rather than by saxes (a quarter faster on big meshes): declarations are
+  // rare past the root, so an element without any shares its parent's prefix map.
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const scopes: Array<Record<string, string>> = [{ xml: 'http://www.w3.org/XML/1998/namespace' }];
   const result: ModelPart = { unit: 'millimeter', objects: new Map(), build: null };
   let unitMm = 1;
   let depth = 0;
@@ -147,14 +150,20 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
   let components: Reference[] | null = null;
   let buildDepth = -1;
 
-  const attr = (tag: SaxesTagNS, local: string, uri = ''): string | undefined => {
-    const direct = tag.attributes[local] as SaxesAttributeNS | undefined;
-    if (direct && direct.uri === uri) return direct.value;
-    for (const a of Object.values(tag.attributes)) if (a.local === local && a.uri === uri) return a.value;
+  /** An attribute without a prefix (no namespace), or with a prefix bound to uri. */
+  const attr = (tag: SaxesTagPlain, local: string, uri = ''): string | undefined => {
+    if (uri === '') return tag.attributes[local];
+    const scope = scopes[scopes.length - 1]!;
+    for (const name in tag.attributes) {
+      const colon = name.indexOf(':');
+      if (colon > 0 && name.slice(colon + 1) === local && scope[name.slice(0, colon)] === uri) {
+        return tag.attributes[name];
+      }
+    }
     return undefined;
   };
 
-  const reference = (tag: SaxesTagNS, where: string): Reference => {
+  const reference = (tag: SaxesTagPlain, where: string): Reference => {
     const objectid = attr(tag, 'objectid');
     if (objectid === undefined || !INDEX.test(objectid)) {
       throw badModel(`This 3MF file has ${where} without a valid objectid.`);
@@ -171,10 +180,21 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
   parser.on('doctype', refuseDoctype);
 
   parser.on('opentag', (tag) => {
-    const t = tag as SaxesTagNS;
+    const t = tag as SaxesTagPlain;
     depth++;
+    let scope = scopes[scopes.length - 1]!;
+    for (const name in t.attributes) {
+      if (name.charCodeAt(0) === 120 && (name === 'xmlns' || name.startsWith('xmlns:'))) {
+        if (scope === scopes[scopes.length - 1]) scope = { ...scope };
+        scope[name === 'xmlns' ? '' : name.slice(6)] = t.attributes[name]!;
+      }
+    }
+    scopes.push(scope);
+    const colon = t.name.indexOf(':');
+    const local = colon < 0 ? t.name : t.name.slice(colon + 1);
+    const uri = scope[colon < 0 ? '' : t.name.slice(0, colon)];
     if (depth === 1) {
-      if (t.local !== 'model' || t.uri !== CORE_NS) {
+      if (local !== 'model' || uri !== CORE_NS) {
         throw badModel(`This 3MF file's part '${partName}' is not a 3MF model (its root is <${t.name}>).`);
       }
       sawModel = true;
@@ -189,8 +209,8 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
       unitMm = factor;
       return;
     }
-    if (t.uri !== CORE_NS) return;
-    const name = t.local;
+    if (uri !== CORE_NS) return;
+    const name = local;
     if (depth === 2 && name === 'resources') resourcesDepth = depth;
     else if (depth === 2 && name === 'build') {
       buildDepth = depth;
@@ -240,7 +260,9 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
   });
 
   parser.on('closetag', (tag) => {
-    const t = tag as SaxesTagNS;
+    const t = tag as SaxesTagPlain;
+    scopes.pop();
+    const local = t.name.slice(t.name.indexOf(':') + 1);
     if (objectId !== null && depth === objectDepth) {
       let object: ModelObject;
       if (vertices !== null && triangles !== null) {
@@ -264,8 +286,8 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
       vertices = null;
       triangles = null;
       components = null;
-    } else if (depth === resourcesDepth && t.local === 'resources') resourcesDepth = -1;
-    else if (depth === buildDepth && t.local === 'build') buildDepth = -1;
+    } else if (depth === resourcesDepth && local === 'resources') resourcesDepth = -1;
+    else if (depth === buildDepth && local === 'build') buildDepth = -1;
     depth--;
   });
 

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { analyzeMesh } from '../analysis.ts';
 import { MeshError } from '../errors.ts';
 import { box, merged, toBinaryStl, translated, triangles, uvSphere } from '../testing/generate.ts';
-import { bambu3mf, modelXml, package3mf, relsXml, scaleMove, simple3mf } from '../testing/threemf.ts';
+import {
+  bambu3mf,
+  CORE,
+  modelXml,
+  PRODUCTION,
+  package3mf,
+  relsXml,
+  scaleMove,
+  simple3mf,
+} from '../testing/threemf.ts';
 import { analyse3mf, read3mf } from './read.ts';
 
 // 3MF files laid out as PrusaSlicer, Cura and Bambu Studio write them (src/mesh/testing/threemf.ts), read
@@ -144,6 +153,21 @@ describe('3MF models', () => {
     expect(a.volumeCm3).toBeCloseTo(16, 9);
     // Without relationships, the usual name.
     expect((await analyse(package3mf(xml, { noRels: true }))).triangles).toBe(24);
+  });
+
+  it('resolves namespaces by their URI, whatever the prefixes', async () => {
+    const part = modelXml({ objects: [{ id: 1, mesh: cube20 }], build: [] });
+    const root = `<?xml version="1.0"?>
+<c:model xmlns:c="${CORE}" xmlns:prod="${PRODUCTION}" unit="millimeter">
+ <c:resources>
+  <c:object id="2" type="model"><c:components><c:component objectid="1" prod:path="/3D/Objects/a.model"/></c:components></c:object>
+  <x:object xmlns:x="http://example.com/not-3mf" id="3"><c:mesh/></x:object>
+ </c:resources>
+ <c:build><c:item objectid="2" transform="${scaleMove(1, 5, 0, 0)}"/></c:build>
+</c:model>`;
+    const a = await analyse(package3mf(root, { parts: { '3D/Objects/a.model': part } }));
+    expect(a.volumeCm3).toBeCloseTo(8, 9);
+    expect(a.bbox.min.x).toBe(5);
   });
 
   it('skips what it does not use: metadata, materials, thumbnails, attributes of other extensions', async () => {

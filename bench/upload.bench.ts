@@ -10,7 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
-import { bigBinaryStl, bigObj, concatChunks } from '../src/mesh/testing/generate.ts';
+import { bigBinaryStl, bigObj, concatChunks, uvSphere } from '../src/mesh/testing/generate.ts';
+import { simple3mf } from '../src/mesh/testing/threemf.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openPglite } from '../src/server/db/client.ts';
@@ -70,6 +71,8 @@ async function time(
   return total / rounds;
 }
 
+const sphere3mf = simple3mf({ objects: [{ id: 1, mesh: uvSphere(40, 500, 500) }], build: [{ objectid: 1 }] });
+
 const cases = [
   {
     name: 'binary STL, 16 MB',
@@ -85,6 +88,13 @@ const cases = [
     target: 4,
   },
   { name: 'OBJ, 32 MB', fileName: 'sphere.obj', bytes: concatChunks(bigObj(32 * MB)), rounds: 3, target: 6 },
+  {
+    // About 500,000 triangles, as a slicer writes a detailed part.
+    name: `3MF, ${(sphere3mf.length / MB).toFixed(0)} MB`,
+    fileName: 'sphere.3mf',
+    bytes: sphere3mf,
+    rounds: 3,
+  },
 ];
 
 /** Adds a response's Server-Timing durations into sums. */

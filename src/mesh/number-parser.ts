@@ -141,6 +141,14 @@ export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): 
     if (i === expStart) return parseDecimal(buf, pos);
     e = expNeg ? e + x : e - x;
   }
+  if (digits > 15 && digits <= 19 && e > 0 && e <= 22 && c <= 32) {
+    // Doubles written in full (17 digits): exact without a second parse, unless too close to call.
+    const long = longMantissa(buf, digitsStart, e);
+    if (!Number.isNaN(long)) {
+      parsedNumber[0] = neg ? -long : long;
+      return i;
+    }
+  }
   if (digits === 0 || digits > 15 || e > 22 || e < -22 || !(c <= 32)) return parseDecimal(buf, pos);
   const v = e >= 0 ? m / POW10[e]! : m * POW10[-e]!;
   parsedNumber[0] = neg ? -v : v;

@@ -4,7 +4,6 @@
 // Server-Timing: receive with the hash, queue, analysis with the watertight check, preview, view mesh when
 // made inline, store, database) and the event loop's worst delay during the uploads; no pass/fail.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
@@ -12,24 +11,14 @@ import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import { bigBinaryStl, bigObj, concatChunks, uvSphere } from '../src/mesh/testing/generate.ts';
 import { simple3mf } from '../src/mesh/testing/threemf.ts';
-import { buildApp } from '../src/server/app.ts';
-import { loadConfig } from '../src/server/config.ts';
-import { openPglite } from '../src/server/db/client.ts';
 import { multipartBody } from '../src/server/models/testing.ts';
 import { viewMeshesSettled } from '../src/server/models/view-service.ts';
+import { startBenchShop } from './shop.ts';
 
 const MB = 1024 * 1024;
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-upload-'));
-const database = await openPglite();
-const config = loadConfig({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: dir,
-  RATE_LIMIT_SCALE: '1000',
-  CLIENT_DIR: path.join(dir, 'none'),
-});
-const app = await buildApp({ config, database });
+const shop = await startBenchShop('upload');
+const { app, database, dir } = shop;
 
 const bare = Fastify();
 await bare.register(multipart, { limits: { fileSize: 64 * MB, files: 1 } });
@@ -154,7 +143,5 @@ console.log(
   `\nevent loop delay during the shop's uploads: max ${loopMax.toFixed(1)} ms, p99 ${loopP99.toFixed(1)} ms (< 50 ms: ${loopMax < 50 ? 'target holds' : 'TARGET MISSED'})`,
 );
 
-await app.close();
 await bare.close();
-await database.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await shop.close();

@@ -2,15 +2,12 @@
 // STL (1.34 M triangles, shown from its simplified view mesh) against a 14 kB cube in the same run. Needs the
 // built client (npm run build) and Debian's Chromium; prints figures, no pass/fail on absolute time.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium.ts';
 import { bigBinaryStl, box, concatChunks, toBinaryStl, triangles } from '../src/mesh/testing/generate.ts';
-import { buildApp } from '../src/server/app.ts';
-import { loadConfig } from '../src/server/config.ts';
-import { openPglite } from '../src/server/db/client.ts';
 import { multipartBody } from '../src/server/models/testing.ts';
+import { startBenchShop } from './shop.ts';
 
 const MB = 1024 * 1024;
 const clientDir = path.resolve('dist/client');
@@ -20,17 +17,8 @@ if (!fs.existsSync(path.join(clientDir, 'index.html')) || !executablePath) {
   process.exit(0);
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-viewer-'));
-const database = await openPglite();
-const config = loadConfig({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: dir,
-  RATE_LIMIT_SCALE: '1000',
-  CLIENT_DIR: clientDir,
-  PUBLIC_URL: 'http://127.0.0.1:0',
-});
-const app = await buildApp({ config, database });
+const shop = await startBenchShop('viewer', { clientDir, publicUrl: 'http://127.0.0.1:0' });
+const { app } = shop;
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 
 /** Uploads as one browser (its visitor cookie) and answers the model id. */
@@ -107,6 +95,4 @@ for (const [card, label, file, id] of [
 }
 
 await browser.close();
-await app.close();
-await database.close();
-fs.rmSync(dir, { recursive: true, force: true });
+await shop.close();

@@ -9,6 +9,7 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { MAX_TRIANGLES } from '../geometry.ts';
+import { partKey } from './archive.ts';
 
 export const CORE_NS = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
 export const PRODUCTION_NS = 'http://schemas.microsoft.com/3dmanufacturing/production/2015/06';
@@ -172,7 +173,7 @@ export function createModelPartReader(partName: string, budget: TriangleBudget) 
     const path = attr(tag, 'path', PRODUCTION_NS);
     return {
       objectId: objectid.trim(),
-      part: path ? path.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase() : partName,
+      part: path ? partKey(path) : partName,
       transform: transform === undefined ? null : parseTransform(transform, unitMm),
     };
   };

@@ -3,7 +3,7 @@
 // build places, through the same sinks as STL and OBJ.
 
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { toAnalysis } from '../analysis.ts';
+import { type AnalyzerOptions, toAnalysis } from '../analysis.ts';
 import { CollectSink, TeeSink } from '../collect.ts';
 import { MeshError } from '../errors.ts';
 import { MeasureSink } from '../measure.ts';
@@ -116,7 +116,7 @@ const UNIT_NAMES: Record<string, string> = {
 /** The analysis of a 3MF model, and its triangles for a one-pass preview when there are at most collect. */
 export function analyse3mf(
   model: ThreeMfModel,
-  options: { topology?: boolean; collectTriangles?: number } = {},
+  options: Pick<AnalyzerOptions, 'topology' | 'collectTriangles'> = {},
 ): { analysis: MeshAnalysis; triangles: Float32Array | null } {
   const topology = options.topology === false ? null : new Topology(model.triangles);
   const measure = new MeasureSink(topology);

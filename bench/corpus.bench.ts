@@ -190,6 +190,8 @@ function main(): void {
     );
     for (const spec of SPECS) {
       const name = `${spec.format === 'obj' ? 'OBJ' : 'ASCII STL'} ${spec.shape} ${spec.place} %${spec.style}${spec.crlf ? ' CRLF' : ''}${spec.corners === 'v/vt/vn' ? ' v/vt/vn' : ''}`;
+      // CORPUS_ONLY=g17 measures only the files whose name has that text (for profiling one style).
+      if (process.env.CORPUS_ONLY && !name.includes(process.env.CORPUS_ONLY)) continue;
       const file = path.join(dir, `corpus.${spec.format === 'obj' ? 'obj' : 'stl'}`);
       write(spec, file);
       const size = fs.statSync(file).size;

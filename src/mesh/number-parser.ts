@@ -12,6 +12,7 @@ export const NOT_A_NUMBER = -1;
 /** parseDecimal's answer for nan / inf / 1.#IND style tokens. */
 export const NOT_FINITE = -2;
 
+const MAX_EXACT = 2 ** 53;
 const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10[k] = p;
 
@@ -93,7 +94,7 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
  * parseDecimal for a DataView of the same bytes, faster on the common `-12.345678` and
  * `-1.234567e+01` forms: the fraction's digits are read four at a time (SWAR), and the function is
  * small enough for V8 to inline into the parsers' loops. Same results; anything else (a `+` sign,
- * more than 15 digits, words) goes to parseDecimal.
+ * more than 19 digits, words) goes to parseDecimal.
  */
 export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): number {
   let i = pos;
@@ -108,12 +109,21 @@ export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): 
   }
   let digits = i - digitsStart;
   let e = 0;
+  // A fraction too long for one exact mantissa (doubles written in full, 17 digits) is split where the
+  // next step would pass 2^53: its digits so far (hi) and the count of the rest (m).
+  let hi = -1;
+  let rest = 0;
   if (c === 46) {
     const fracStart = ++i;
     const last = buf.length - 4;
     while (i <= last) {
       const x = view.getUint32(i, true);
       if ((x & 0xf0f0f0f0) !== 0x30303030 || ((x + 0x06060606) & 0xf0f0f0f0) !== 0x30303030) break;
+      if (m >= 9e11) {
+        hi = m;
+        m = 0;
+        rest = i;
+      }
       // Byte digits d0 d1 d2 d3 (d0 first): pairs d0d1 in the low byte, d2d3 in the third.
       const pairs = (x & 0x0f0f0f0f) * 10 + ((x & 0x0f0f0f0f) >>> 8);
       m = m * 10000 + (pairs & 0xff) * 100 + ((pairs >>> 16) & 0xff);
@@ -121,11 +131,17 @@ export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): 
     }
     c = buf[i]!;
     while (c >= 48 && c <= 57) {
+      if (m >= 9e14) {
+        hi = m;
+        m = 0;
+        rest = i;
+      }
       m = m * 10 + (c - 48);
       c = buf[++i]!;
     }
     e = i - fracStart;
     digits += e;
+    if (hi >= 0) rest = i - rest;
   }
   // e: the power of ten the mantissa is divided by.
   if ((c | 32) === 101) {
@@ -141,15 +157,18 @@ export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): 
     if (i === expStart) return parseDecimal(buf, pos);
     e = expNeg ? e + x : e - x;
   }
-  if (digits > 15 && digits <= 19 && e > 0 && e <= 22 && c <= 32) {
-    // Doubles written in full (17 digits): exact without a second parse, unless too close to call.
-    const long = longMantissa(buf, digitsStart, e);
-    if (!Number.isNaN(long)) {
-      parsedNumber[0] = neg ? -long : long;
-      return i;
-    }
+  if (hi >= 0) {
+    // hi x 10^rest + m, exact unless the integer part alone passed 2^53.
+    const v =
+      hi < MAX_EXACT && digits <= 19 && e > 0 && e <= 22 && c <= 32
+        ? exactQuotient(hi, POW10[rest]!, m, e)
+        : Number.NaN;
+    if (Number.isNaN(v)) return parseDecimal(buf, pos);
+    parsedNumber[0] = neg ? -v : v;
+    return i;
   }
-  if (digits === 0 || digits > 15 || e > 22 || e < -22 || !(c <= 32)) return parseDecimal(buf, pos);
+  // An exact integer mantissa and power of ten: one correctly rounded operation.
+  if (digits === 0 || m >= MAX_EXACT || e > 22 || e < -22 || !(c <= 32)) return parseDecimal(buf, pos);
   const v = e >= 0 ? m / POW10[e]! : m * POW10[-e]!;
   parsedNumber[0] = neg ? -v : v;
   return i;
@@ -195,7 +214,11 @@ function longMantissa(buf: Uint8Array, start: number, f: number): number {
       low++;
     }
   }
-  const r = POW10[low]!;
+  return exactQuotient(h, POW10[low]!, l, f);
+}
+
+/** (h x r + l) / 10^f correctly rounded, for h < 2^53, r a power of ten and l < r; NaN if unsure. */
+function exactQuotient(h: number, r: number, l: number, f: number): number {
   // M = h x r + l, exactly: s + t.
   const p = h * r;
   const pe = twoProductError(h, r, p);

@@ -13,8 +13,8 @@ import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import { bigBinaryStl, bigObj, concatChunks, uvSphere } from '../src/mesh/testing/generate.ts';
 import { simple3mf } from '../src/mesh/testing/threemf.ts';
+import { extrasSettled } from '../src/server/models/extras-service.ts';
 import { multipartBody } from '../src/server/models/testing.ts';
-import { viewMeshesSettled } from '../src/server/models/view-service.ts';
 import { startBenchShop } from './shop.ts';
 
 const MB = 1024 * 1024;
@@ -144,8 +144,8 @@ for (const c of cases) {
       await database.pglite.query('delete from models');
     },
     c.rounds,
-    // A big model's view mesh is made after the answer: let it finish, so the next upload does not wait.
-    { watchLoop: true, between: viewMeshesSettled },
+    // A big model's preview and view mesh are made after the answer: let them finish, so the next upload does not wait.
+    { watchLoop: true, between: extrasSettled },
   );
   const base = await time(async () => {
     const res = await post(bareUrl, bodyFile, contentType);

@@ -16,6 +16,7 @@ const CUBE = 'cube-20mm.stl';
 const BLOCK = 'block-60x40x30.obj';
 const TINY = 'tiny-in-inches.stl';
 const PLATE = 'Plate 1.3mf';
+const BIG = 'ball-250k.stl';
 
 test.beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-upload-'));
@@ -23,6 +24,8 @@ test.beforeAll(() => {
   // Big enough that its price depends on the strength (small parts all cost the $12.00 minimum).
   fs.writeFileSync(path.join(dir, BLOCK), toObj(box(60, 40, 30)));
   fs.writeFileSync(path.join(dir, TINY), toBinaryStl(triangles(box(2, 1.5, 1))));
+  // 250,000 triangles: past what the upload's worker task keeps, so its picture is drawn after its price.
+  fs.writeFileSync(path.join(dir, BIG), toBinaryStl(triangles(uvSphere(30, 500, 251))));
   // A plate as Bambu Studio saves it, drawn in inches: a 2 x 1 x 1 in block and a 0.5 in ball beside it.
   fs.writeFileSync(
     path.join(dir, PLATE),
@@ -295,6 +298,29 @@ test('Moon.stl, a closed model of 0.89 mm³, gets its size and the one-click sca
   await moon.getByRole('button', { name: 'Scale by 25.4' }).click();
   await expect(moon.getByRole('button', { name: 'Scale by 25.4' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+});
+
+test('a big model is priced at once, and its picture follows, the frame saying it is being drawn', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // Hold the picture back a moment, so the wait is seen whatever this machine's speed.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/models/*/preview.png', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel('Choose files').setInputFiles(path.join(dir, BIG));
+  const big = card(page, BIG);
+  await expect(big).toBeVisible({ timeout: 30_000 });
+  await quoted(big);
+  await expect(big.locator('.model-preview')).toHaveText('Drawing preview…');
+  release();
+  await expectPreview(big);
+  await expect(big.locator('.model-preview')).toHaveText('');
 });
 
 test('a .txt file is refused in the browser, without a request', async ({ page }) => {

@@ -42,6 +42,8 @@ export function ModelCard({
   const [scaling, setScaling] = useState(false);
   const [scaleError, setScaleError] = useState('');
   const [previewFailed, setPreviewFailed] = useState('');
+  // A big model's picture is drawn just after its price: until it arrives, the frame says so.
+  const [previewShown, setPreviewShown] = useState('');
 
   const quantity = parseQuantity(choices.quantityText);
   const {
@@ -96,13 +98,21 @@ export function ModelCard({
       <header className="model-head">
         <div className="model-preview">
           {model.previewImage && previewFailed !== model.previewImage ? (
-            <img
-              src={model.previewImage}
-              alt={`Preview of ${model.fileName}`}
-              width="160"
-              height="160"
-              onError={() => setPreviewFailed(model.previewImage)}
-            />
+            <>
+              <img
+                src={model.previewImage}
+                alt={`Preview of ${model.fileName}`}
+                width="160"
+                height="160"
+                onLoad={() => setPreviewShown(model.previewImage)}
+                onError={() => setPreviewFailed(model.previewImage)}
+              />
+              {previewShown !== model.previewImage && (
+                <span className="preview-loading" role="status">
+                  Drawing preview…
+                </span>
+              )}
+            </>
           ) : (
             <span className="no-preview">No Preview</span>
           )}

@@ -192,6 +192,25 @@ describe('UploadTool', () => {
     });
   });
 
+  it("says the picture is being drawn until it arrives (a big model's comes after its price)", async () => {
+    await choose([new File(['solid'], 'cube.stl')]);
+    await act(async () => FakeXhr.all[0]!.respond(201, model));
+    const img = container.querySelector<HTMLImageElement>('.model-preview img')!;
+    expect(img.getAttribute('src')).toBe(model.previewImage);
+    expect(container.querySelector('.model-preview')?.textContent).toBe('Drawing preview…');
+    await act(async () => img.dispatchEvent(new Event('load')));
+    expect(container.querySelector('.model-preview')?.textContent).toBe('');
+  });
+
+  it('shows No Preview when the picture cannot be had', async () => {
+    await choose([new File(['solid'], 'cube.stl')]);
+    await act(async () => FakeXhr.all[0]!.respond(201, model));
+    const img = container.querySelector<HTMLImageElement>('.model-preview img')!;
+    await act(async () => img.dispatchEvent(new Event('error')));
+    expect(container.querySelector('.model-preview img')).toBeNull();
+    expect(container.querySelector('.model-preview')?.textContent).toBe('No Preview');
+  });
+
   it("shows a refused model's error without Retry: it would only be refused again", async () => {
     await choose([new File(['x'], 'broken.stl')]);
     await act(async () => FakeXhr.all[0]!.respond(422, { error: 'This file is not an STL or OBJ model.' }));

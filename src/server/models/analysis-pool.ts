@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import type { AnalyzeResult, AnalyzeTask, ViewResult, ViewTask } from './analyze-worker.ts';
+import type { AnalyzeResult, AnalyzeTask, ExtrasResult, ExtrasTask } from './analyze-worker.ts';
 import { FairQueue, QueueFullError } from './fair-queue.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
@@ -20,8 +20,8 @@ export type AnalysisPoolOptions = {
 export type AnalysisPool = {
   /** Analyses a model for `client` (its address bucket): threads are shared out fairly between clients. */
   analyze(task: AnalyzeTask, client?: string): Promise<AnalyzeResult>;
-  /** Makes the view mesh of a stored model (one uploaded before view meshes), under the same limits. */
-  view(task: ViewTask, client?: string): Promise<ViewResult>;
+  /** Makes the preview and/or view mesh of a stored model that has none yet, under the same limits. */
+  extras(task: ExtrasTask, client?: string): Promise<ExtrasResult>;
   close(): Promise<void>;
 };
 
@@ -52,7 +52,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const cpus = os.availableParallelism();
   const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
   const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
-  const pool = new Piscina<AnalyzeTask | ViewTask, AnalyzeResult | ViewResult>({
+  const pool = new Piscina<AnalyzeTask | ExtrasTask, AnalyzeResult | ExtrasResult>({
     filename: workerFile(import.meta.url),
     minThreads: 0,
     maxThreads,
@@ -68,7 +68,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   // client must not keep every thread while others wait.
   const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
   /** Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit. */
-  async function run(task: AnalyzeTask | ViewTask, name: string, client: string) {
+  async function run(task: AnalyzeTask | ExtrasTask, name: string, client: string) {
     let release: () => void;
     try {
       release = await queue.acquire(client);
@@ -90,7 +90,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   }
   return {
     analyze: async (task, client = '') => (await run(task, 'default', client)) as AnalyzeResult,
-    view: async (task, client = '') => (await run(task, 'buildView', client)) as ViewResult,
+    extras: async (task, client = '') => (await run(task, 'buildExtras', client)) as ExtrasResult,
     close: () => pool.destroy(),
   };
 }

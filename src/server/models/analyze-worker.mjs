@@ -6,4 +6,4 @@ register();
 const worker = await import('./analyze-worker.ts');
 
 export default worker.default;
-export const buildView = worker.buildView;
+export const buildExtras = worker.buildExtras;

@@ -23,10 +23,11 @@ import { readChunks } from './read-chunks.ts';
 import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
 
 // Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file (STL and
-// OBJ in 1 MiB chunks, a 3MF archive whole), analyses it, renders its preview and, for a model whose
-// triangles it still holds, writes its view mesh (the GLB the 3D viewer loads). A bigger model's view mesh
-// needs another pass and, past 300,000 triangles, the simplifier: it is made after the upload has answered
-// (buildView, through view-service.ts). The event loop of the server never parses a model.
+// OBJ in 1 MiB chunks, a 3MF archive whole), analyses it and, for a model whose triangles it still holds,
+// renders its preview and writes its view mesh (the GLB the 3D viewer loads) from them. A bigger model's
+// preview and view mesh need more passes over the file and, past 300,000 triangles, the simplifier: they are
+// made after the upload has answered (buildExtras, through extras-service.ts), so the customer waits only
+// for the price. The event loop of the server never parses a model.
 
 export type AnalyzeTask = {
   path: string;
@@ -36,9 +37,10 @@ export type AnalyzeTask = {
   previewSize?: number;
 };
 
-/** buildView's task: the view mesh of a model stored before view meshes existed. */
-export type ViewTask = { path: string; extension: ModelExtension };
+/** buildExtras' task: the preview and/or view mesh of a stored model that has none yet. */
+export type ExtrasTask = AnalyzeTask & { preview: boolean; view: boolean };
 export type ViewResult = { view: ViewMesh | null; viewError: string | null };
+export type ExtrasResult = ViewResult & { png: Uint8Array | null; previewError: string | null };
 
 export type AnalyzeResult =
   | {
@@ -54,8 +56,8 @@ export type AnalyzeResult =
   | { ok: false; code: MeshErrorCode; message: string };
 
 /**
- * Triangles kept for a one-pass preview and view mesh; a bigger model's preview reads the file again (as
- * fast as rendering from a copy, without the memory), and its view mesh is made after the answer.
+ * Triangles kept for a one-pass preview and view mesh; a bigger model's are made after the answer, reading
+ * the file again (as fast as rendering from a copy, without the memory).
  */
 const PREVIEW_TRIANGLES = 200_000;
 
@@ -110,6 +112,15 @@ function preview(task: AnalyzeTask, model: Read) {
   return encodePng(renderFed(model.analysis.bbox, options, model.feed), side, side);
 }
 
+/** The preview is a picture, not a verdict: a model that was read is accepted even if it fails. */
+function tryPreview(task: AnalyzeTask, model: Read): Pick<ExtrasResult, 'png' | 'previewError'> {
+  try {
+    return { png: preview(task, model), previewError: null };
+  } catch (err) {
+    return { png: null, previewError: String(err) };
+  }
+}
+
 /** Like the preview, the view mesh never refuses a model: the viewer then says it cannot show it. */
 async function tryView(model: Pick<Read, 'triangles' | 'feed'>): Promise<ViewResult> {
   try {
@@ -142,42 +153,34 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
       if (err instanceof MeshError) return { ok: false, code: err.code, message: err.message };
       throw err;
     }
-    // The preview is a picture, not a verdict: a model that was read is accepted even if it fails.
+    // null and no error: made later (extras-service.ts), not in the customer's wait for a price.
     const analysed = performance.now();
-    let png: Uint8Array | null = null;
-    let previewError: string | null = null;
-    try {
-      png = preview(task, model);
-    } catch (err) {
-      previewError = String(err);
-    }
+    const pictured = model.triangles ? tryPreview(task, model) : { png: null, previewError: null };
     const previewed = performance.now();
-    // null and no error: made later (view-service.ts), not in the customer's wait for a price.
     const viewed: ViewResult = model.triangles ? await tryView(model) : { view: null, viewError: null };
     const timings = {
       analysis: analysed - started,
       preview: previewed - analysed,
       view: performance.now() - previewed,
     };
-    return { ok: true, analysis: model.analysis, png, previewError, ...viewed, timings };
+    return { ok: true, analysis: model.analysis, ...pictured, ...viewed, timings };
   } finally {
     fs.closeSync(fd);
   }
 }
 
-/** A stored model's view mesh (piscina's `name: 'buildView'`). */
-export async function buildView(task: ViewTask): Promise<ViewResult> {
+/**
+ * A stored model's preview and/or view mesh (piscina's `name: 'buildExtras'`): a big model's after its
+ * upload answered, or one missing for any other reason (made when first asked for).
+ */
+export async function buildExtras(task: ExtrasTask): Promise<ExtrasResult> {
   const fd = fs.openSync(task.path, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    if (task.extension === '3mf')
-      return await tryView({ triangles: null, feed: (await read3mfFile(fd, size)).emit });
-    const head = new Uint8Array(Math.min(DETECT_BYTES, size));
-    fs.readSync(fd, head, 0, head.length, 0);
-    return await tryView({
-      triangles: null,
-      feed: chunkFeed(fd, size, detectFormat(head, size, task.extension)),
-    });
+    const model = await read(fd, fs.fstatSync(fd).size, task.extension);
+    return {
+      ...(task.preview ? tryPreview(task, model) : { png: null, previewError: null }),
+      ...(task.view ? await tryView(model) : { view: null, viewError: null }),
+    };
   } finally {
     fs.closeSync(fd);
   }

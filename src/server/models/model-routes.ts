@@ -8,6 +8,7 @@ import { HttpError } from '../plugins/error-handler.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import type { StoredFile } from '../storage/file-store.ts';
 import { findOwnedModel, findReadableModel, MODEL_NOT_FOUND, ownerOf } from './access.ts';
+import { ensurePreview, ensureViewMesh } from './extras-service.ts';
 import { attachmentDisposition } from './file-name.ts';
 import { toModelPayload } from './model-payload.ts';
 import { findModel, hideModel, listOwnedModels } from './models-repository.ts';
@@ -16,7 +17,6 @@ import type { ModelsDeps } from './plugin-deps.ts';
 import { createPreviewLinks } from './preview-links.ts';
 import { checkQuota } from './quota.ts';
 import { scaleModel } from './scale-service.ts';
-import { ensureViewMesh } from './view-service.ts';
 
 // A model, its file and its preview: for the owner, the owner of an order holding it, or staff (404 for
 // everyone else). Scaling makes a new model for the owner.
@@ -84,10 +84,12 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     const model = signed
       ? await findModel(ctx.db, id)
       : await findReadableModel(ctx.db, id, await resolveViewer(req));
-    if (!model?.previewKey) throw new HttpError(404, MODEL_NOT_FOUND);
+    if (!model) throw new HttpError(404, MODEL_NOT_FOUND);
+    // A big model's preview is still being made just after its upload: this waits for it.
+    const { previewKey } = await ensurePreview(deps, model, clientBucket(req.ip), req.log);
     // A model's preview never changes (a new scale is a new model): the browser may keep it a day.
     reply.header('cache-control', 'private, max-age=86400');
-    return sendStored(reply, await store.get(model.previewKey), 'image/png');
+    return sendStored(reply, await store.get(previewKey!), 'image/png');
   });
 
   // What the 3D viewer draws: the view mesh made from our own parser's triangles (view-mesh.ts), made

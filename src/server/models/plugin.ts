@@ -7,13 +7,13 @@ import { openFileStore } from '../storage/open-file-store.ts';
 import { type AnalysisPoolOptions, createAnalysisPool } from './analysis-pool.ts';
 import { startCleanupJob } from './cleanup.ts';
 import { DiskSpaceGuard, type FreeBytes } from './disk-space.ts';
+import { extrasSettled } from './extras-service.ts';
 import { modelRoutes } from './model-routes.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
 import { DEFAULT_IP_QUOTA, DEFAULT_QUOTA, type IpQuotaLimits, type QuotaLimits } from './quota.ts';
 import { UPLOAD_LIMITS } from './receive-upload.ts';
 import { createUploadIpHasher } from './upload-ip.ts';
 import { uploadRoute } from './upload-route.ts';
-import { viewMeshesSettled } from './view-service.ts';
 import { DEFAULT_SMALL_MODEL_MM } from './warnings.ts';
 
 // Uploads and models: multipart parsing (in this plugin's scope only), the analysis worker pool, the file
@@ -78,7 +78,7 @@ export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptio
   );
   app.addHook('onClose', async () => {
     cleanup.stop();
-    await viewMeshesSettled();
+    await extrasSettled();
     await deps.pool.close();
   });
 

@@ -160,8 +160,8 @@ export function inProcessPool(fail?: Error): AnalysisPool {
         timings: { analysis: 0, preview: 0, view: 0 },
       };
     },
-    async view() {
-      return { view: null, viewError: 'not in this test' };
+    async extras() {
+      return { png: null, previewError: 'not in this test', view: null, viewError: 'not in this test' };
     },
     close: async () => {},
   };

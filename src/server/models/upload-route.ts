@@ -8,13 +8,13 @@ import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { ownerOf } from './access.ts';
 import { isNoSpaceError } from './disk-space.ts';
+import { scheduleExtras } from './extras-service.ts';
 import { toModelPayload } from './model-payload.ts';
 import { ensureVisitorHash, type Owner, resolveViewer } from './owner.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
 import { checkIpQuota, checkQuota } from './quota.ts';
 import { type ReceiveSpaceCheck, receiveUpload } from './receive-upload.ts';
 import { createModelFromUpload } from './upload-service.ts';
-import { scheduleViewMesh } from './view-service.ts';
 
 // POST /api/uploads: one .stl/.obj/.3mf in the multipart field `file`, logged in or not -> 201 modelPayload.
 // Refused before the file is read when over a quota (per owner, per client address) or the disk is low.
@@ -76,8 +76,9 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       // Before answering: once the client hears back, no temp file is left.
       await fsp.rm(upload.tempPath, { force: true });
     }
-    // A big model's view mesh is made after this answer, in the uploader's share of the analysis threads.
-    scheduleViewMesh(deps, model, source.client, req.log);
+    // A big model's preview and view mesh are made after this answer, in the uploader's share of the
+    // analysis threads.
+    scheduleExtras(deps, model, source.client, req.log);
     const payload = toModelPayload(model, await loadPricingSettings(ctx.db), deps.warnings);
     return reply
       .code(201)

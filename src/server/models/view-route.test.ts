@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uvSphere } from '../../mesh/testing/generate.ts';
 import { models } from '../db/schema.ts';
 import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { extrasSettled } from './extras-service.ts';
 import { findModel } from './models-repository.ts';
 import { boxStl, cookieFrom, makeUser, meshStl, uploadRequest } from './testing.ts';
-import { viewMeshesSettled } from './view-service.ts';
 
 // GET /api/models/:id/view.glb: the 3D viewer's mesh, made at upload (or on the first view of an older
 // model), with the model's own access rules.
@@ -68,7 +68,7 @@ describe('the view mesh route', () => {
     expect(b.statusCode).toBe(200);
     expect(a.headers['x-view-triangles']).toBe(String(model.triangles));
     expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
-    await viewMeshesSettled();
+    await extrasSettled();
     // The file, its preview and one view mesh, whoever made it first.
     expect(fs.readdirSync(filesDir).length - before).toBe(3);
     expect((await findModel(t.database.db, model.id))?.viewKey).toBeTruthy();

@@ -127,6 +127,17 @@ describe('the 3MF fast lane', () => {
     }
   });
 
+  it('hands a child longer than a chunk to saxes instead of carrying it from chunk to chunk', () => {
+    // 16 MB of digits in 4 kB chunks: carried on, it would be copied again with each of 4,000 chunks.
+    const xml = meshXml(
+      `${plainVertices}<vertex x="${'1'.repeat(16_000_000)}" y="0" z="0"/>`,
+      plainTriangles,
+    );
+    const cuts = Array.from({ length: Math.ceil(xml.length / 4096) }, (_, k) => k * 4096);
+    const { outcome } = expectSameBothWays(xml, cuts);
+    expect(outcome).toMatchObject({ error: 'out-of-range' });
+  }, 30_000);
+
   it('leaves a mesh whose core namespace has a prefix to saxes', () => {
     const xml = meshXml(plainVertices, plainTriangles, `xmlns:c="${CORE}"`)
       .replace(/<(\/?)(?!\?)/g, '<$1c:')

@@ -383,9 +383,14 @@ export function createModelPartReader(
       const stop = runLane(text, pos, container === 'vertex');
       if (stop >= text.length) return;
       if (stop < 0) {
-        // A child cut off by the end of the chunk: read with the next one.
-        carry = text.slice(-stop - 1);
-        return;
+        // A child cut off by the end of the chunk: read with the next one. A plain child is short: one longer
+        // than MAX_CARRY is saxes' (carrying it on would copy it again with every chunk).
+        if (text.length + stop + 1 <= MAX_CARRY) {
+          carry = text.slice(-stop - 1);
+          return;
+        }
+        pos = toNextLane(text, -stop - 1);
+        continue;
       }
       // What the lane does not read, saxes does, up to its '>'; the lane goes on if that was a whole child.
       const gt = text.indexOf('>', stop);
@@ -493,6 +498,9 @@ export function createModelPartReader(
     },
   };
 }
+
+/** The longest text of a cut-off child the lane keeps for the next chunk. */
+const MAX_CARRY = 1024;
 
 /**
  * The attribute text[start..end) as one of the lane's bits: x y z, or v1 v2 v3 and the property indices p1 p2

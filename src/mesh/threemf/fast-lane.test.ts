@@ -138,6 +138,14 @@ describe('the 3MF fast lane', () => {
     expect(outcome).toMatchObject({ error: 'out-of-range' });
   }, 30_000);
 
+  it('looks for where it may start in one pass, however often the words come before', () => {
+    const words = '<!-- vertices -->'.repeat(200_000);
+    const xml = meshXml(plainVertices, plainTriangles).replace('<resources>', `${words}<resources>`);
+    const { outcome, laneElements } = expectSameBothWays(xml);
+    expect(outcome).toMatchObject({ unit: 'millimeter' });
+    expect(laneElements).toBe(4);
+  }, 30_000);
+
   it('leaves a mesh whose core namespace has a prefix to saxes', () => {
     const xml = meshXml(plainVertices, plainTriangles, `xmlns:c="${CORE}"`)
       .replace(/<(\/?)(?!\?)/g, '<$1c:')

@@ -19,6 +19,7 @@ import {
   type ThreeMfModel,
   type TriangleSink,
 } from '../../mesh/index.ts';
+import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
 import { readChunks } from './read-chunks.ts';
 import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
 
@@ -55,11 +56,8 @@ export type AnalyzeResult =
     }
   | { ok: false; code: MeshErrorCode; message: string };
 
-/**
- * Triangles kept for a one-pass preview and view mesh; a bigger model's are made after the answer, reading
- * the file again (as fast as rendering from a copy, without the memory).
- */
-const PREVIEW_TRIANGLES = 200_000;
+/** Triangles kept for a one-pass preview and view mesh (as fast as reading the file again, without the memory). */
+const PREVIEW_TRIANGLES = INLINE_EXTRAS_TRIANGLES;
 
 /** 1 mm³: an open mesh enclosing less is a surface, not a solid. */
 const MIN_VOLUME_CM3 = 0.001;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_COLOR } from '../../shared/catalog.ts';
 import type { Model } from '../db/schema.ts';
@@ -11,42 +11,70 @@ import { HttpError } from '../plugins/error-handler.ts';
 import { newStorageKey } from '../storage/file-store.ts';
 import { MODEL_NOT_FOUND } from './access.ts';
 import { AnalysisLimitError } from './analysis-pool.ts';
+import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
 import { findModel } from './models-repository.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
 
 // A model's extras, its preview and its view mesh, when it has none yet: a big model's, made just after its
 // upload answered (the upload waits only for the price), or one missing for any other reason (uploaded
 // before view meshes existed, a job cut short by a restart, made by another instance), made when first
-// asked for. The stored file is copied to a temp file, a worker thread makes what is missing, and every row
-// sharing the file gets it. A request for an extra that is being made waits for that job; two instances
-// making one at once both may, and the first to write it wins (the other's is removed).
+// asked for. Each is its own job in a worker thread, on a temp copy of the stored file, and every row
+// sharing the file gets the result. A request for an extra that is being made waits for that job and
+// starts no other; one that failed is not tried again for a while, so asking again costs nothing.
 
 export const VIEW_UNAVAILABLE = 'This model cannot be shown in 3D.';
+const BUSY = 'We are busy right now. Please try again in a minute.';
 
 type Extra = 'preview' | 'view';
 
-/** The jobs running in this process, by stored file. */
-const building = new Map<string, Promise<unknown>>();
+/** Jobs at once in this process: each holds a temp copy of a file of up to 64 MB. */
+const MAX_JOBS = 4;
+/** How long a failed extra is not tried again (the same file fails the same way). */
+const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
+const MAX_FAILURES_KEPT = 10_000;
 
-function missing(model: Model): Extra[] {
-  const extras: Extra[] = [];
-  if (!model.previewKey) extras.push('preview');
-  if (!model.viewKey) extras.push('view');
-  return extras;
+/** The jobs running in this process, by extra and stored file. */
+const building = new Map<string, Promise<void>>();
+/** The background work of uploads (a preview, then a view mesh), for extrasSettled. */
+const background = new Set<Promise<void>>();
+/** Extras that could not be made, by extra and stored file: when they may be tried again. */
+const failed = new Map<string, number>();
+
+const jobKey = (extra: Extra, storageKey: string) => `${extra}:${storageKey}`;
+
+function has(model: Model, extra: Extra): boolean {
+  return Boolean(extra === 'preview' ? model.previewKey : model.viewKey);
 }
 
-/** Makes what a just-uploaded model lacks in the background; errors are logged (a request retries). */
+function unavailable(extra: Extra): HttpError {
+  return extra === 'view' ? new HttpError(422, VIEW_UNAVAILABLE) : new HttpError(404, MODEL_NOT_FOUND);
+}
+
+/** Makes a just-uploaded big model's preview, then its view mesh, in the uploader's share of the threads. */
 export function scheduleExtras(deps: ModelsDeps, model: Model, client: string, log: FastifyBaseLogger): void {
-  const extras = missing(model);
-  if (extras.length === 0 || building.has(model.storageKey)) return;
-  run(deps, model, extras, client, log).catch((err) => {
-    log.warn({ err, modelId: model.id }, 'background preview or view mesh failed');
-  });
+  // A smaller model's were attempted in its upload's own task: a failure there would only repeat.
+  if (model.triangles <= INLINE_EXTRAS_TRIANGLES) return;
+  const work = (async () => {
+    for (const extra of ['preview', 'view'] as const) {
+      // A request may have made it meanwhile, or the model may be gone.
+      const fresh = await findModel(deps.ctx.db, model.id);
+      if (!fresh) return;
+      if (has(fresh, extra) || building.has(jobKey(extra, model.storageKey))) continue;
+      if (building.size >= MAX_JOBS) return; // made when first asked for instead
+      await run(deps, fresh, extra, client, log).catch((err) => {
+        log.warn({ err, modelId: model.id, extra }, 'background preview or view mesh failed');
+      });
+    }
+  })();
+  background.add(work);
+  void work.finally(() => background.delete(work));
 }
 
 /** Resolves when no extra is being made (the app's shutdown, tests, benches). */
 export async function extrasSettled(): Promise<void> {
-  while (building.size > 0) await Promise.allSettled([...building.values()]);
+  while (building.size > 0 || background.size > 0) {
+    await Promise.allSettled([...building.values(), ...background]);
+  }
 }
 
 /** The model with its preview, made now if it has none; 404 when none can be made. */
@@ -59,10 +87,6 @@ export function ensureViewMesh(deps: ModelsDeps, model: Model, client: string, l
   return ensure(deps, model, 'view', client, log);
 }
 
-function has(model: Model, extra: Extra): boolean {
-  return Boolean(extra === 'preview' ? model.previewKey : model.viewKey);
-}
-
 async function ensure(
   deps: ModelsDeps,
   model: Model,
@@ -71,46 +95,84 @@ async function ensure(
   log: FastifyBaseLogger,
 ): Promise<Model> {
   if (has(model, extra)) return model;
-  const pending = building.get(model.storageKey);
+  // Another row of the same file may have it (a copy uploaded or scaled after the job wrote its rows).
+  const shared = await adoptShared(deps, model, extra);
+  if (shared) return shared;
+  const key = jobKey(extra, model.storageKey);
+  const pending = building.get(key);
   if (pending) {
     await pending.catch(() => {});
     const fresh = await findModel(deps.ctx.db, model.id);
     if (!fresh) throw new HttpError(404, MODEL_NOT_FOUND);
     if (has(fresh, extra)) return fresh;
-    model = fresh;
+    throw unavailable(extra);
   }
-  const fresh = await run(deps, model, missing(model), client, log);
-  if (has(fresh, extra)) return fresh;
-  if (extra === 'view') throw new HttpError(422, VIEW_UNAVAILABLE);
-  throw new HttpError(404, MODEL_NOT_FOUND);
-}
-
-/** One job per stored file at a time in this process. */
-async function run(
-  deps: ModelsDeps,
-  model: Model,
-  extras: Extra[],
-  client: string,
-  log: FastifyBaseLogger,
-): Promise<Model> {
-  const made = make(deps, model, extras, client, log);
-  building.set(model.storageKey, made);
+  if ((failed.get(key) ?? 0) > Date.now()) throw unavailable(extra);
+  if (building.size >= MAX_JOBS) throw new HttpError(503, BUSY, { 'retry-after': '30' });
   try {
-    return await made;
+    await run(deps, model, extra, client, log);
+  } catch (err) {
+    if (err instanceof HttpError && (err.statusCode === 503 || err.statusCode === 507)) throw err;
+    log.warn({ err, modelId: model.id, extra }, 'preview or view mesh could not be made');
+  }
+  const fresh = await findModel(deps.ctx.db, model.id);
+  if (!fresh) throw new HttpError(404, MODEL_NOT_FOUND);
+  if (has(fresh, extra)) return fresh;
+  throw unavailable(extra);
+}
+
+/** Gives the model (and every row of its file) the extra another row of the file already has. */
+async function adoptShared(deps: ModelsDeps, model: Model, extra: Extra): Promise<Model | undefined> {
+  const column = extra === 'preview' ? models.previewKey : models.viewKey;
+  const [other] = await deps.ctx.db
+    .select()
+    .from(models)
+    .where(and(eq(models.storageKey, model.storageKey), isNotNull(column)))
+    .limit(1);
+  if (!other) return undefined;
+  const set =
+    extra === 'preview'
+      ? { previewKey: other.previewKey }
+      : { viewKey: other.viewKey, viewTriangles: other.viewTriangles };
+  await deps.ctx.db
+    .update(models)
+    .set(set)
+    .where(and(eq(models.storageKey, model.storageKey), isNull(column)));
+  return findModel(deps.ctx.db, model.id);
+}
+
+/** One job per extra and stored file at a time in this process; a failure is remembered for a while. */
+async function run(deps: ModelsDeps, model: Model, extra: Extra, client: string, log: FastifyBaseLogger) {
+  const key = jobKey(extra, model.storageKey);
+  const job = make(deps, model, extra, client, log).catch((err: unknown) => {
+    // Busy or a full disk is the moment's, not the file's.
+    const momentary = err instanceof HttpError && (err.statusCode === 503 || err.statusCode === 507);
+    if (!momentary) remember(key);
+    throw err;
+  });
+  building.set(key, job);
+  try {
+    await job;
   } finally {
-    if (building.get(model.storageKey) === made) building.delete(model.storageKey);
+    building.delete(key);
   }
 }
 
-async function make(
-  deps: ModelsDeps,
-  model: Model,
-  extras: Extra[],
-  client: string,
-  log: FastifyBaseLogger,
-): Promise<Model> {
+function remember(key: string) {
+  failed.delete(key);
+  failed.set(key, Date.now() + RETRY_AFTER_FAILURE_MS);
+  // The oldest first (a Map keeps insertion order).
+  for (const old of failed.keys()) {
+    if (failed.size <= MAX_FAILURES_KEPT) break;
+    failed.delete(old);
+  }
+}
+
+async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string, log: FastifyBaseLogger) {
   const stored = await deps.store.get(model.storageKey);
   if (!stored) throw new HttpError(404, MODEL_NOT_FOUND);
+  // The temp copy must not fill the disk the shop stores uploads on.
+  await deps.disk.check(model.sizeBytes, log);
   await fsp.mkdir(deps.tmpDir, { recursive: true });
   const temp = path.join(deps.tmpDir, `extras-${newStorageKey('t')}`);
   let result: Awaited<ReturnType<ModelsDeps['pool']['extras']>>;
@@ -118,35 +180,26 @@ async function make(
     await pipeline(stored.stream, fs.createWriteStream(temp));
     const extension = model.format === 'obj' || model.format === '3mf' ? model.format : 'stl';
     result = await deps.pool.extras(
-      {
-        path: temp,
-        extension,
-        color: DEFAULT_COLOR,
-        preview: extras.includes('preview'),
-        view: extras.includes('view'),
-      },
+      { path: temp, extension, color: DEFAULT_COLOR, preview: extra === 'preview', view: extra === 'view' },
       client,
     );
   } catch (err) {
     if (err instanceof AnalysisLimitError && err.reason === 'busy') {
-      throw new HttpError(503, 'We are busy right now. Please try again in a minute.', {
-        'retry-after': '30',
-      });
+      throw new HttpError(503, BUSY, { 'retry-after': '30' });
     }
     throw err;
   } finally {
     await fsp.rm(temp, { force: true });
   }
-  if (result.previewError) log.warn({ modelId: model.id, error: result.previewError }, 'preview failed');
-  if (result.viewError) log.warn({ modelId: model.id, error: result.viewError }, 'view mesh failed');
-  if (result.png) await keep(deps, model.storageKey, 'preview', result.png);
-  if (result.view) await keep(deps, model.storageKey, 'view', result.view.glb, result.view.triangles);
-  const fresh = await findModel(deps.ctx.db, model.id);
-  if (!fresh) throw new HttpError(404, MODEL_NOT_FOUND);
-  return fresh;
+  const error = extra === 'preview' ? result.previewError : result.viewError;
+  if (error) throw new Error(`${extra} failed: ${error}`);
+  if (extra === 'preview' && result.png) await keep(deps, model.storageKey, 'preview', result.png);
+  if (extra === 'view' && result.view) {
+    await keep(deps, model.storageKey, 'view', result.view.glb, result.view.triangles);
+  }
 }
 
-/** Stores an extra and gives it to every row of the file that still lacks it; removed if none does. */
+/** Stores an extra and gives it to every row of the file that still lacks it; removed if none takes it. */
 async function keep(
   deps: ModelsDeps,
   storageKey: string,
@@ -160,11 +213,16 @@ async function keep(
     extra === 'preview'
       ? [{ previewKey: key }, isNull(models.previewKey)]
       : [{ viewKey: key, viewTriangles }, isNull(models.viewKey)];
-  const updated = await deps.ctx.db
-    .update(models)
-    .set(set)
-    .where(and(eq(models.storageKey, storageKey), lacking))
-    .returning({ id: models.id });
-  // Another instance won, or the rows are gone: ours is nobody's.
-  if (updated.length === 0) await deps.store.delete(key);
+  let taken = 0;
+  try {
+    const updated = await deps.ctx.db
+      .update(models)
+      .set(set)
+      .where(and(eq(models.storageKey, storageKey), lacking))
+      .returning({ id: models.id });
+    taken = updated.length;
+  } finally {
+    // Another instance won, the rows are gone, or the update failed: ours is nobody's.
+    if (taken === 0) await deps.store.delete(key).catch(() => {});
+  }
 }

@@ -86,4 +86,41 @@ describe('the preview of a model that has none yet', () => {
     expect(made).not.toBe(oldKey);
     expect((await findModel(t.database.db, model.id))!.previewKey).toBe(made);
   });
+
+  it('gives a model the preview another row of its file already has, without drawing it again', async () => {
+    const user = await makeUser(t);
+    const { model } = await upload('shared.stl', boxStl(7, 7, 7), user.cookie);
+    const scaled = await t.app.inject({
+      method: 'POST',
+      url: `/api/models/${model.id}/scale`,
+      headers: { cookie: user.cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ factor: 25.4 }),
+    });
+    const scaledId = (scaled.json() as { id: string }).id;
+    const key = (await findModel(t.database.db, model.id))!.previewKey!;
+    // As a copy written after the job gave its rows the preview.
+    await t.database.db.update(models).set({ previewKey: null }).where(eq(models.id, scaledId));
+    const filesDir = path.join(t.dataDir, 'files');
+    const before = fs.readdirSync(filesDir).length;
+    const res = await preview(scaledId, user.cookie);
+    expect(res.statusCode).toBe(200);
+    expect((await findModel(t.database.db, scaledId))!.previewKey).toBe(key);
+    expect(fs.readdirSync(filesDir).length).toBe(before);
+  });
+
+  it('answers 404 when no preview can be drawn, and does not try again at every request', async () => {
+    const user = await makeUser(t);
+    const { model } = await upload('broken.stl', boxStl(8, 8, 8), user.cookie);
+    const row = (await findModel(t.database.db, model.id))!;
+    await t.database.db.update(models).set({ previewKey: null }).where(eq(models.id, model.id));
+    // The stored file damaged behind the shop's back: the worker cannot read it.
+    const stored = path.join(t.dataDir, 'files', row.storageKey);
+    const good = fs.readFileSync(stored);
+    fs.writeFileSync(stored, 'solid broken\nfacet normal 0 0 1\n');
+    expect((await preview(model.id, user.cookie)).statusCode).toBe(404);
+    // Mended, it is still not drawn for a while: a failure is remembered, so asking again costs nothing.
+    fs.writeFileSync(stored, good);
+    expect((await preview(model.id, user.cookie)).statusCode).toBe(404);
+    expect((await findModel(t.database.db, model.id))!.previewKey).toBeNull();
+  });
 });

@@ -100,6 +100,7 @@ describe('the preview of a model that has none yet', () => {
     const key = (await findModel(t.database.db, model.id))!.previewKey!;
     // As a copy written after the job gave its rows the preview.
     await t.database.db.update(models).set({ previewKey: null }).where(eq(models.id, scaledId));
+    await extrasSettled();
     const filesDir = path.join(t.dataDir, 'files');
     const before = fs.readdirSync(filesDir).length;
     const res = await preview(scaledId, user.cookie);

@@ -70,4 +70,27 @@ describe('the view mesh', () => {
       /no triangles/,
     );
   });
+
+  it('keeps one of each repeated triangle (however its corners are listed), and both faces of a sheet', async () => {
+    const one = triangles(box(200, 200, 200));
+    // The corners of a triangle listed from another corner: the same triangle.
+    const rotated = Float64Array.from(one);
+    for (let t = 0; t < rotated.length; t += 9) {
+      rotated.set([...one.subarray(t + 3, t + 9), ...one.subarray(t, t + 3)], t);
+    }
+    const soup = new Float64Array(one.length * 2000);
+    for (let c = 0; c < 2000; c++) soup.set(c % 2 ? rotated : one, c * one.length);
+    expect(weldSoup(soup).indices.length / 3).toBe(12);
+    // The same triangle facing the other way is another face.
+    const flipped = Float64Array.from(one);
+    for (let t = 0; t < flipped.length; t += 9) {
+      flipped.set(
+        [...one.subarray(t + 3, t + 6), ...one.subarray(t, t + 3), ...one.subarray(t + 6, t + 9)],
+        t,
+      );
+    }
+    expect(weldSoup(Float64Array.from([...one, ...flipped])).indices.length / 3).toBe(24);
+    // 24,000 triangles of repeats (the preview-budget test's kind of file) still make a view at once.
+    expect((await buildViewMesh(soup)).triangles).toBe(12);
+  });
 });

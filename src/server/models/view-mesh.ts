@@ -18,11 +18,16 @@ export type ViewMesh = { glb: Uint8Array; triangles: number; simplified: boolean
 
 type Indexed = { positions: Float32Array; indices: Uint32Array };
 
-/** Welds a triangle soup (9 numbers a triangle), leaving out triangles that collapse to a line or point. */
+/**
+ * Welds a triangle soup (9 numbers a triangle), leaving out triangles that collapse to a line or point and
+ * repeats of a triangle already kept (they draw nothing new, and thousands around one vertex made the vertex
+ * cache optimiser take seconds).
+ */
 export function weldSoup(soup: Float32Array | Float64Array): Indexed {
   const n = Math.floor(soup.length / 9);
   const welder = new VertexWelder(Math.max(1024, n >>> 1));
   const indices = new Uint32Array(3 * n);
+  const seen = new TriangleSet(n, indices);
   let k = 0;
   for (let i = 0; i < n; i++) {
     const o = 9 * i;
@@ -30,14 +35,50 @@ export function weldSoup(soup: Float32Array | Float64Array): Indexed {
     const b = welder.weld(soup[o + 3]!, soup[o + 4]!, soup[o + 5]!);
     const c = welder.weld(soup[o + 6]!, soup[o + 7]!, soup[o + 8]!);
     if (a === b || b === c || a === c) continue;
-    indices[k++] = a;
-    indices[k++] = b;
-    indices[k++] = c;
+    // The same triangle facing the same way starts at its smallest corner.
+    const first = a < b ? (a < c ? 0 : 2) : b < c ? 1 : 2;
+    indices[k] = first === 0 ? a : first === 1 ? b : c;
+    indices[k + 1] = first === 0 ? b : first === 1 ? c : a;
+    indices[k + 2] = first === 0 ? c : first === 1 ? a : b;
+    if (seen.add(k / 3)) k += 3;
   }
   return {
     positions: Float32Array.from(welder.coords.subarray(0, 3 * welder.count)),
     indices: indices.slice(0, k),
   };
+}
+
+/** The triangles of `indices` seen so far, by their three corners (open addressing). */
+class TriangleSet {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  constructor(
+    capacity: number,
+    private readonly indices: Uint32Array,
+  ) {
+    let size = 1024;
+    while (size < 2 * capacity) size *= 2;
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+  }
+
+  /** Adds triangle t (its corners at 3t); false if an equal one is there already. */
+  add(t: number): boolean {
+    const ix = this.indices;
+    const a = ix[3 * t]!;
+    const b = ix[3 * t + 1]!;
+    const c = ix[3 * t + 2]!;
+    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & this.mask;
+    for (;;) {
+      const other = this.slots[slot]!;
+      if (other < 0) {
+        this.slots[slot] = t;
+        return true;
+      }
+      if (ix[3 * other] === a && ix[3 * other + 1] === b && ix[3 * other + 2] === c) return false;
+      slot = (slot + 1) & this.mask;
+    }
+  }
 }
 
 /** Fewer triangles, the shape kept within SIMPLIFY_ERROR; the sloppy simplifier if the careful one stalls. */

@@ -1,9 +1,9 @@
 import { NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer';
-import { describe, expect, it } from 'vitest';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { describe, expect, it, vi } from 'vitest';
 import { box, triangles, uvSphere } from '../../mesh/testing/generate.ts';
-import { buildViewMesh, weldSoup } from './view-mesh.ts';
+import { buildViewMesh, MAX_CACHE_VALENCE, weldSoup } from './view-mesh.ts';
 
 // The viewer's GLB: what it holds once decoded as a browser would (meshopt), and when it is simplified.
 
@@ -92,5 +92,29 @@ describe('the view mesh', () => {
     expect(weldSoup(Float64Array.from([...one, ...flipped])).indices.length / 3).toBe(24);
     // 24,000 triangles of repeats (the preview-budget test's kind of file) still make a view at once.
     expect((await buildViewMesh(soup)).triangles).toBe(12);
+  });
+
+  it('does not optimise for the vertex cache around a vertex with thousands of triangles (its time grows with the square)', async () => {
+    const fan = (n: number) => {
+      const soup = new Float32Array(9 * n);
+      for (let i = 0; i < n; i++) {
+        const a = (2 * Math.PI * i) / n;
+        const b = (2 * Math.PI * (i + 1)) / n;
+        soup.set(
+          [0, 0, 10, 10 * Math.cos(a), 10 * Math.sin(a), 0, 10 * Math.cos(b), 10 * Math.sin(b), 0],
+          9 * i,
+        );
+      }
+      return soup;
+    };
+    const reorder = vi.spyOn(MeshoptEncoder, 'reorderMesh');
+    try {
+      expect((await buildViewMesh(fan(MAX_CACHE_VALENCE))).triangles).toBe(MAX_CACHE_VALENCE);
+      expect(reorder.mock.lastCall?.[1]).toBe(true);
+      expect((await buildViewMesh(fan(30_000))).triangles).toBe(30_000);
+      expect(reorder.mock.lastCall?.[1]).toBe(false);
+    } finally {
+      reorder.mockRestore();
+    }
   });
 });

@@ -4,10 +4,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uvSphere } from '../../mesh/testing/generate.ts';
 import { models } from '../db/schema.ts';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { extrasSettled } from './extras-service.ts';
 import { findModel } from './models-repository.ts';
-import { boxStl, cookieFrom, makeUser, meshStl, uploadRequest } from './testing.ts';
+import { boxStl, cookieFrom, makeUser, meshStl, uploadAndScale, uploadRequest } from './testing.ts';
 
 // GET /api/models/:id/preview.png when the model has no preview yet: a big model's is made after its upload
 // answers (the customer waits only for the price), and one missing for any other reason is made on request.
@@ -62,16 +62,8 @@ describe('the preview of a model that has none yet', () => {
   }, 60_000);
 
   it('makes a missing preview on the first request, for every row of its file', async () => {
-    const user = await makeUser(t);
-    const { model } = await upload('lost.stl', boxStl(9, 9, 9), user.cookie);
-    const scaled = await t.app.inject({
-      method: 'POST',
-      url: `/api/models/${model.id}/scale`,
-      headers: { cookie: user.cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ factor: 25.4 }),
-    });
-    const scaledId = (scaled.json() as { id: string }).id;
-    const oldKey = (await findModel(t.database.db, model.id))!.previewKey!;
+    const { user, modelId, scaledId } = await uploadAndScale(t, 'lost.stl');
+    const oldKey = (await findModel(t.database.db, modelId))!.previewKey!;
     // As a background job cut short by a restart leaves it: no preview.
     await t.database.db.update(models).set({ previewKey: null }).where(eq(models.previewKey, oldKey));
     // A stranger's request makes nothing.
@@ -84,20 +76,12 @@ describe('the preview of a model that has none yet', () => {
     const made = (await findModel(t.database.db, scaledId))!.previewKey;
     expect(made).toBeTruthy();
     expect(made).not.toBe(oldKey);
-    expect((await findModel(t.database.db, model.id))!.previewKey).toBe(made);
+    expect((await findModel(t.database.db, modelId))!.previewKey).toBe(made);
   });
 
   it('gives a model the preview another row of its file already has, without drawing it again', async () => {
-    const user = await makeUser(t);
-    const { model } = await upload('shared.stl', boxStl(7, 7, 7), user.cookie);
-    const scaled = await t.app.inject({
-      method: 'POST',
-      url: `/api/models/${model.id}/scale`,
-      headers: { cookie: user.cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ factor: 25.4 }),
-    });
-    const scaledId = (scaled.json() as { id: string }).id;
-    const key = (await findModel(t.database.db, model.id))!.previewKey!;
+    const { user, modelId, scaledId } = await uploadAndScale(t, 'shared.stl');
+    const key = (await findModel(t.database.db, modelId))!.previewKey!;
     // As a copy written after the job gave its rows the preview.
     await t.database.db.update(models).set({ previewKey: null }).where(eq(models.id, scaledId));
     await extrasSettled();

@@ -7,7 +7,7 @@ import { box, type IndexedMesh, toBinaryStl, toFloat32, triangles } from '../../
 import { createSession } from '../auth/session-service.ts';
 import type { AppContext } from '../context.ts';
 import { type models, orderItems, orders, users } from '../db/schema.ts';
-import type { TestApp } from '../testing/test-app.ts';
+import { TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
 import type { AnalysisPool } from './analysis-pool.ts';
 import { newModelId } from './ids.ts';
 import type { ReceivedUpload } from './receive-upload.ts';
@@ -86,6 +86,20 @@ export async function makeUser(t: TestApp, options: { admin?: boolean } = {}) {
 }
 
 /** An order of `userId` holding the model. */
+/** A new user's box model and its copy scaled from inches: two rows sharing one stored file. */
+export async function uploadAndScale(t: TestApp, fileName: string) {
+  const user = await makeUser(t);
+  const res = await t.app.inject(uploadRequest({ fileName, bytes: boxStl(9, 9, 9) }, user.cookie));
+  const model = res.json() as { id: string };
+  const scaled = await t.app.inject({
+    method: 'POST',
+    url: `/api/models/${model.id}/scale`,
+    headers: { cookie: user.cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
+    payload: JSON.stringify({ factor: 25.4 }),
+  });
+  return { user, modelId: model.id, scaledId: (scaled.json() as { id: string }).id };
+}
+
 export async function makeOrder(t: TestApp, userId: number, modelId: string) {
   const [order] = await t.database.db.insert(orders).values({ userId, totalCents: 1200 }).returning();
   await t.database.db.insert(orderItems).values({

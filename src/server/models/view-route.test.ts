@@ -5,10 +5,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uvSphere } from '../../mesh/testing/generate.ts';
 import { models } from '../db/schema.ts';
-import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { extrasSettled } from './extras-service.ts';
 import { findModel } from './models-repository.ts';
-import { boxStl, cookieFrom, makeUser, meshStl, uploadRequest } from './testing.ts';
+import { boxStl, cookieFrom, makeUser, meshStl, uploadAndScale, uploadRequest } from './testing.ts';
 
 // GET /api/models/:id/view.glb: the 3D viewer's mesh, made at upload (or on the first view of an older
 // model), with the model's own access rules.
@@ -77,16 +77,8 @@ describe('the view mesh route', () => {
   }, 60_000);
 
   it('makes the view of a model uploaded before view meshes on its first view, for every row of its file', async () => {
-    const user = await makeUser(t);
-    const { model } = await upload('old.stl', boxStl(9, 9, 9), user.cookie);
-    const scaled = await t.app.inject({
-      method: 'POST',
-      url: `/api/models/${model.id}/scale`,
-      headers: { cookie: user.cookie, origin: TEST_ORIGIN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ factor: 25.4 }),
-    });
-    const scaledId = (scaled.json() as { id: string }).id;
-    const oldKey = (await findModel(t.database.db, model.id))!.viewKey!;
+    const { user, modelId, scaledId } = await uploadAndScale(t, 'old.stl');
+    const oldKey = (await findModel(t.database.db, modelId))!.viewKey!;
     // As a row written before this change: no view mesh yet.
     await t.database.db
       .update(models)
@@ -97,7 +89,7 @@ describe('the view mesh route', () => {
     expect(res.rawPayload.subarray(0, 4).toString('latin1')).toBe('glTF');
     const made = (await findModel(t.database.db, scaledId))!.viewKey;
     expect(made).toBeTruthy();
-    expect((await findModel(t.database.db, model.id))!.viewKey).toBe(made);
+    expect((await findModel(t.database.db, modelId))!.viewKey).toBe(made);
   });
 
   it('has a view for every real-world fixture the server accepts', async () => {

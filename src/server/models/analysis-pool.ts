@@ -20,7 +20,7 @@ export type AnalysisPoolOptions = {
 export type AnalysisPool = {
   /** Analyses a model for `client` (its address bucket): threads are shared out fairly between clients. */
   analyze(task: AnalyzeTask, client?: string): Promise<AnalyzeResult>;
-  /** Makes the preview and/or view mesh of a stored model that has none yet, under the same limits. */
+  /** Makes the preview or view mesh of a stored model that has none yet, under the same limits. */
   extras(task: ExtrasTask, client?: string): Promise<ExtrasResult>;
   close(): Promise<void>;
 };

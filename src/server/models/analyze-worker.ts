@@ -38,8 +38,8 @@ export type AnalyzeTask = {
   previewSize?: number;
 };
 
-/** buildExtras' task: the preview and/or view mesh of a stored model that has none yet. */
-export type ExtrasTask = AnalyzeTask & { preview: boolean; view: boolean };
+/** buildExtras' task: the preview or the view mesh of a stored model that has none yet. */
+export type ExtrasTask = AnalyzeTask & { extra: 'preview' | 'view' };
 export type ViewResult = { view: ViewMesh | null; viewError: string | null };
 export type ExtrasResult = ViewResult & { png: Uint8Array | null; previewError: string | null };
 
@@ -56,9 +56,6 @@ export type AnalyzeResult =
     }
   | { ok: false; code: MeshErrorCode; message: string };
 
-/** Triangles kept for a one-pass preview and view mesh (as fast as reading the file again, without the memory). */
-const PREVIEW_TRIANGLES = INLINE_EXTRAS_TRIANGLES;
-
 /** 1 mm³: an open mesh enclosing less is a surface, not a solid. */
 const MIN_VOLUME_CM3 = 0.001;
 /** A closed mesh is a solid however small (e.g. drawn in inches: 0.89 mm³ is 14.6 cm³), down to this. */
@@ -74,12 +71,12 @@ type Read = {
 async function read(fd: number, size: number, extension: ModelExtension): Promise<Read> {
   if (extension === '3mf') {
     const model = await read3mfFile(fd, size);
-    return { ...analyse3mf(model, { collectTriangles: PREVIEW_TRIANGLES }), feed: model.emit };
+    return { ...analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }), feed: model.emit };
   }
   const head = new Uint8Array(Math.min(DETECT_BYTES, size));
   fs.readSync(fd, head, 0, head.length, 0);
   const format = detectFormat(head, size, extension);
-  const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: PREVIEW_TRIANGLES });
+  const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: INLINE_EXTRAS_TRIANGLES });
   readChunks(fd, size, (chunk) => analyzer.push(chunk));
   return {
     analysis: analyzer.finish(),
@@ -168,7 +165,7 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
 }
 
 /**
- * A stored model's preview and/or view mesh (piscina's `name: 'buildExtras'`): a big model's after its
+ * A stored model's preview or view mesh (piscina's `name: 'buildExtras'`): a big model's after its
  * upload answered, or one missing for any other reason (made when first asked for).
  */
 export async function buildExtras(task: ExtrasTask): Promise<ExtrasResult> {
@@ -176,8 +173,8 @@ export async function buildExtras(task: ExtrasTask): Promise<ExtrasResult> {
   try {
     const model = await read(fd, fs.fstatSync(fd).size, task.extension);
     return {
-      ...(task.preview ? tryPreview(task, model) : { png: null, previewError: null }),
-      ...(task.view ? await tryView(model) : { view: null, viewError: null }),
+      ...(task.extra === 'preview' ? tryPreview(task, model) : { png: null, previewError: null }),
+      ...(task.extra === 'view' ? await tryView(model) : { view: null, viewError: null }),
     };
   } finally {
     fs.closeSync(fd);

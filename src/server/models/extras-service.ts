@@ -179,10 +179,7 @@ async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string
   try {
     await pipeline(stored.stream, fs.createWriteStream(temp));
     const extension = model.format === 'obj' || model.format === '3mf' ? model.format : 'stl';
-    result = await deps.pool.extras(
-      { path: temp, extension, color: DEFAULT_COLOR, preview: extra === 'preview', view: extra === 'view' },
-      client,
-    );
+    result = await deps.pool.extras({ path: temp, extension, color: DEFAULT_COLOR, extra }, client);
   } catch (err) {
     if (err instanceof AnalysisLimitError && err.reason === 'busy') {
       throw new HttpError(503, BUSY, { 'retry-after': '30' });

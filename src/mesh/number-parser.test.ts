@@ -1,15 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NOT_A_NUMBER, NOT_FINITE, parseDecimal, parseDecimalFast, parsedNumber } from './number-parser.ts';
+import { NOT_A_NUMBER, NOT_FINITE, parseDecimal, parsedNumber } from './number-parser.ts';
+import { fastNumber } from './wasm/text-engine.ts';
 
-/** parseDecimal's answer, after checking that parseDecimalFast gives the same, bit for bit. */
+/**
+ * parseDecimal's answer, after checking that the fast paths' reader (WebAssembly) gives the same, bit
+ * for bit, or leaves the number to parseDecimal.
+ */
 function parse(s: string): number | 'invalid' | 'not-finite' {
   const bytes = new TextEncoder().encode(`${s} `);
-  const fastEnd = parseDecimalFast(bytes, new DataView(bytes.buffer), 0);
-  const fast = parsedNumber[0]!;
+  const fast = fastNumber(s);
   const end = parseDecimal(bytes, 0);
-  expect(fastEnd, `parseDecimalFast end for ${s}`).toBe(end);
-  if (end >= 0) expect(Object.is(fast, parsedNumber[0]), `parseDecimalFast value for ${s}`).toBe(true);
+  if (fast !== null) {
+    expect(end, `the fast reader took ${s}`).toBe(bytes.length - 1);
+    expect(Object.is(fast, parsedNumber[0]), `the fast reader's value for ${s}`).toBe(true);
+  }
   if (end === NOT_A_NUMBER) return 'invalid';
   if (end === NOT_FINITE) return 'not-finite';
   expect(end).toBe(bytes.length - 1);
@@ -50,6 +55,24 @@ describe('parseDecimal', () => {
       '-3.4028235e+38',
     ]) {
       expect(Object.is(parse(s), Number(s)), s).toBe(true);
+    }
+  });
+
+  it('leaves none of the usual forms to the slow path', () => {
+    // (Not 1 or 2: a power of two with 17 digits is left to Number(), see exactQuotient.)
+    for (const x of [0, 3, -7, 0.1, -12.5, 127.99, 1500.123456789, 1 / 3, -Math.PI * 100, 255.5]) {
+      for (const s of [
+        x.toExponential(6),
+        x.toExponential(15),
+        x.toFixed(0),
+        x.toFixed(3),
+        x.toFixed(6),
+        x.toFixed(9),
+        x.toPrecision(15),
+        x.toPrecision(17),
+      ]) {
+        expect(fastNumber(s), s).toBe(Number(s));
+      }
     }
   });
 

@@ -12,7 +12,6 @@ export const NOT_A_NUMBER = -1;
 /** parseDecimal's answer for nan / inf / 1.#IND style tokens. */
 export const NOT_FINITE = -2;
 
-const MAX_EXACT = 2 ** 53;
 const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10[k] = p;
 
@@ -86,90 +85,6 @@ export function parseDecimal(buf: Uint8Array, pos: number): number {
     v = digits <= 19 && e < 0 && e >= -22 ? longMantissa(buf, digitsStart, -e) : Number.NaN;
     if (Number.isNaN(v)) v = Number(latin1(buf, digitsStart, i));
   }
-  parsedNumber[0] = neg ? -v : v;
-  return i;
-}
-
-/**
- * parseDecimal for a DataView of the same bytes, faster on the common `-12.345678` and
- * `-1.234567e+01` forms: the fraction's digits are read four at a time (SWAR), and the function is
- * small enough for V8 to inline into the parsers' loops. Same results; anything else (a `+` sign,
- * more than 19 digits, words) goes to parseDecimal.
- */
-export function parseDecimalFast(buf: Uint8Array, view: DataView, pos: number): number {
-  let i = pos;
-  let c = buf[i]!;
-  const neg = c === 45;
-  if (neg) c = buf[++i]!;
-  const digitsStart = i;
-  let m = 0;
-  while (c >= 48 && c <= 57) {
-    m = m * 10 + (c - 48);
-    c = buf[++i]!;
-  }
-  let digits = i - digitsStart;
-  let e = 0;
-  // A fraction too long for one exact mantissa (doubles written in full, 17 digits) is split where the
-  // next step would pass 2^53: its digits so far (hi) and the count of the rest (m).
-  let hi = -1;
-  let rest = 0;
-  if (c === 46) {
-    const fracStart = ++i;
-    const last = buf.length - 4;
-    while (i <= last) {
-      const x = view.getUint32(i, true);
-      if ((x & 0xf0f0f0f0) !== 0x30303030 || ((x + 0x06060606) & 0xf0f0f0f0) !== 0x30303030) break;
-      if (m >= 9e11) {
-        hi = m;
-        m = 0;
-        rest = i;
-      }
-      // Byte digits d0 d1 d2 d3 (d0 first): pairs d0d1 in the low byte, d2d3 in the third.
-      const pairs = (x & 0x0f0f0f0f) * 10 + ((x & 0x0f0f0f0f) >>> 8);
-      m = m * 10000 + (pairs & 0xff) * 100 + ((pairs >>> 16) & 0xff);
-      i += 4;
-    }
-    c = buf[i]!;
-    while (c >= 48 && c <= 57) {
-      if (m >= 9e14) {
-        hi = m;
-        m = 0;
-        rest = i;
-      }
-      m = m * 10 + (c - 48);
-      c = buf[++i]!;
-    }
-    e = i - fracStart;
-    digits += e;
-    if (hi >= 0) rest = i - rest;
-  }
-  // e: the power of ten the mantissa is divided by.
-  if ((c | 32) === 101) {
-    c = buf[++i]!;
-    const expNeg = c === 45;
-    if (expNeg || c === 43) c = buf[++i]!;
-    const expStart = i;
-    let x = 0;
-    while (c >= 48 && c <= 57 && i - expStart < 4) {
-      x = x * 10 + (c - 48);
-      c = buf[++i]!;
-    }
-    if (i === expStart) return parseDecimal(buf, pos);
-    e = expNeg ? e + x : e - x;
-  }
-  if (hi >= 0) {
-    // hi x 10^rest + m, exact unless the integer part alone passed 2^53.
-    const v =
-      hi < MAX_EXACT && digits <= 19 && e > 0 && e <= 22 && c <= 32
-        ? exactQuotient(hi, POW10[rest]!, m, e)
-        : Number.NaN;
-    if (Number.isNaN(v)) return parseDecimal(buf, pos);
-    parsedNumber[0] = neg ? -v : v;
-    return i;
-  }
-  // An exact integer mantissa and power of ten: one correctly rounded operation.
-  if (digits === 0 || m >= MAX_EXACT || e > 22 || e < -22 || !(c <= 32)) return parseDecimal(buf, pos);
-  const v = e >= 0 ? m / POW10[e]! : m * POW10[-e]!;
   parsedNumber[0] = neg ? -v : v;
   return i;
 }

@@ -51,6 +51,24 @@ export class ObjVertices {
     }
   }
 
+  /** Adds count vertices given as x, y, z in xyz. */
+  addAll(xyz: Float64Array, count: number): void {
+    if (this.welder !== null) {
+      for (let k = 0; k < 3 * count; k += 3) this.add(xyz[k]!, xyz[k + 1]!, xyz[k + 2]!);
+      return;
+    }
+    const n = this.count;
+    let plain = this.plain!;
+    if (3 * (n + count) > plain.length) {
+      const next = new Float64Array(Math.max(plain.length * 2, 3 * (n + count)));
+      next.set(plain);
+      plain = next;
+      this.plain = plain;
+    }
+    plain.set(xyz.subarray(0, 3 * count), 3 * n);
+    this.count = n + count;
+  }
+
   /** The id of vertex v (0-based OBJ number): its welded id, or v itself. */
   id(v: number): number {
     if (this.remap === null) return v;
@@ -58,14 +76,14 @@ export class ObjVertices {
     return this.remap[v]!;
   }
 
-  /** Replaces the vertex numbers corners[0 .. n) (0-based) by their ids: one call a face. */
-  toIds(corners: Int32Array, n: number): void {
+  /** Replaces the vertex numbers corners[from .. from + n) (0-based) by their ids: one call a face. */
+  toIds(corners: Int32Array, from: number, n: number): void {
     if (this.remap === null) return;
     let max = 0;
-    for (let k = 0; k < n; k++) if (corners[k]! > max) max = corners[k]!;
+    for (let k = from; k < from + n; k++) if (corners[k]! > max) max = corners[k]!;
     if (max >= this.welded) this.flush();
     const remap = this.remap;
-    for (let k = 0; k < n; k++) corners[k] = remap[corners[k]!]!;
+    for (let k = from; k < from + n; k++) corners[k] = remap[corners[k]!]!;
   }
 
   /** Welds the pending vertices. */

@@ -6,17 +6,11 @@
 
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError, quoteToken } from './errors.ts';
-import {
-  latin1,
-  NOT_FINITE,
-  parseDecimal,
-  parseDecimalFast,
-  parsedNumber,
-  tokenEnd,
-} from './number-parser.ts';
+import { latin1, NOT_FINITE, parseDecimal, parsedNumber, tokenEnd } from './number-parser.ts';
 import { ObjVertices } from './obj-vertices.ts';
 import { MAX_TOKEN, type RangeParser, TextChunker, tokenTooLong } from './text-chunker.ts';
 import { BATCH_TRIANGLES, type ChunkParser, type TriangleSink } from './types.ts';
+import { ObjEngine } from './wasm/text-engine.ts';
 
 // Parser states.
 const LINE_START = 0;
@@ -30,18 +24,15 @@ const BACKSLASH = 92;
 const MINUS = 45;
 const PLUS = 43;
 // Imported bindings cost V8 a load and a check at every use: the hot loop reads local copies.
-const COORDINATE_LIMIT = MAX_COORDINATE;
-const TOKEN_LIMIT = MAX_TOKEN;
 const BATCH = BATCH_TRIANGLES;
-
-/** Longer faces take the general path, which streams any number of corners. */
-const FAST_CORNERS = 64;
 
 export interface ObjOptions {
   /** Weld vertices by position (needed for the watertight check). Default true. */
   weld?: boolean;
   /** The file's size, if known: sizes the weld table once. */
   totalSize?: number;
+  /** false leaves every line to the state machine (tests compare the two). Default true. */
+  fastPath?: boolean;
 }
 
 class ObjRanges implements RangeParser {
@@ -53,7 +44,6 @@ class ObjRanges implements RangeParser {
   private readonly vertex = new Float64Array(3);
   private readonly vertices: ObjVertices;
   private corners = 0;
-  private readonly fastCorners = new Int32Array(FAST_CORNERS);
   private first = 0;
   private previous = 0;
   private faceLine = 0;
@@ -61,9 +51,13 @@ class ObjRanges implements RangeParser {
   private readonly batchIds = new Int32Array(3 * BATCH_TRIANGLES);
   private batchCount = 0;
   private readonly sink: TriangleSink;
+  /** The fast path, and whether the current range is in its memory. */
+  private readonly fast: ObjEngine | null;
+  private loaded = false;
 
   constructor(sink: TriangleSink, options: ObjOptions) {
     this.sink = sink;
+    this.fast = options.fastPath === false ? null : new ObjEngine();
     // A big OBJ has roughly one vertex per 70-90 bytes (a v line and two f lines): sized for 64, since
     // running out means a copy of the whole table and fresh pages for it, while an unused tail is
     // never touched.
@@ -92,6 +86,7 @@ class ObjRanges implements RangeParser {
     let i = start;
     let state = this.state;
     let line = this.line;
+    this.loaded = false;
     while (i < end) {
       const c = buf[i]!;
       if (c <= 32) {
@@ -189,131 +184,72 @@ class ObjRanges implements RangeParser {
   }
 
   /**
-   * Parses consecutive `v x y z` and `f a b c ...` lines (plain or a/b/c corners, up to
-   * FAST_CORNERS) that end within the range. Stops at the start of the first other line and
-   * returns its position; nothing of that line has been taken.
+   * Takes consecutive plain `v x y z` and `f a b c ...` lines (and skips comments, `vt` and `vn`) that
+   * end within the range, through the fast path. Stops at the start of the first other line and returns
+   * its position; nothing of that line has been taken.
    */
   private fastLines(buf: Uint8Array, start: number, end: number): number {
-    let i = start;
-    let line = this.line;
-    let done = start;
-    let doneLine = line;
-    const corners = this.fastCorners;
-    const vertex = this.vertex;
-    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    const length = buf.length;
-    lines: for (;;) {
-      const c = buf[i]!;
-      const after = buf[i + 1]!;
-      let p = i + 2;
-      let ch = buf[p]!;
-      if (c === 118 && (after === 32 || after === 9)) {
-        for (let k = 0; k < 3; k++) {
-          while (ch === 32 || ch === 9) ch = buf[++p]!;
-          const j = parseDecimalFast(buf, view, p);
-          if (j < 0 || j - p > TOKEN_LIMIT) break lines;
-          const v = parsedNumber[0]!;
-          if (!(Math.abs(v) <= COORDINATE_LIMIT)) break lines;
-          vertex[k] = v;
-          p = j;
-          ch = buf[p]!;
-        }
-        while (ch === 32 || ch === 9 || ch === 13) ch = buf[++p]!;
-        if (p >= end || ch !== 10) break;
-        this.vertices.add(vertex[0]!, vertex[1]!, vertex[2]!);
-      } else if (c === 102 && (after === 32 || after === 9)) {
-        let n = 0;
-        const count = this.vertices.count;
-        for (;;) {
-          while (ch === 32 || ch === 9 || ch === 13) ch = buf[++p]!;
-          if (p >= end) break lines;
-          if (ch === 10) break;
-          if (n === FAST_CORNERS) break lines;
-          const negative = ch === MINUS;
-          if (negative) ch = buf[++p]!;
-          const digits = p;
-          let index = 0;
-          // Four digits at a time while there are four (indices of big files have six or seven).
-          while (p + 4 <= length) {
-            const x = view.getUint32(p, true);
-            if ((x & 0xf0f0f0f0) !== 0x30303030 || ((x + 0x06060606) & 0xf0f0f0f0) !== 0x30303030) break;
-            const pairs = (x & 0x0f0f0f0f) * 10 + ((x & 0x0f0f0f0f) >>> 8);
-            index = index * 10000 + (pairs & 0xff) * 100 + ((pairs >>> 16) & 0xff);
-            p += 4;
-          }
-          ch = buf[p]!;
-          while (ch >= 48 && ch <= 57) {
-            index = index * 10 + (ch - 48);
-            ch = buf[++p]!;
-          }
-          if (p === digits || p - digits > 9) break lines;
-          for (let slashes = 0; ch === SLASH && slashes < 2; slashes++) {
-            ch = buf[++p]!;
-            if (ch === MINUS) ch = buf[++p]!;
-            while (ch >= 48 && ch <= 57) ch = buf[++p]!;
-          }
-          if (ch > 32) break lines;
-          const v = negative ? count - index : index - 1;
-          if (index === 0 || v < 0 || v >= count) break lines;
-          corners[n++] = v;
-        }
-        if (n < 3) break;
-        // emit() written out: the call was a tenth of the time on a big file.
-        const vertices = this.vertices;
-        vertices.toIds(corners, n);
-        // After the ids: welding them may have grown the table.
-        const coords = vertices.coordinates();
-        const batch = this.batch;
-        const ids = this.batchIds;
-        let t = this.batchCount;
-        const a = corners[0]!;
-        const ax = coords[3 * a]!;
-        const ay = coords[3 * a + 1]!;
-        const az = coords[3 * a + 2]!;
-        let b = corners[1]!;
-        for (let k = 2; k < n; k++) {
-          const c = corners[k]!;
-          ids[3 * t] = a;
-          ids[3 * t + 1] = b;
-          ids[3 * t + 2] = c;
-          const q = 9 * t;
-          batch[q] = ax;
-          batch[q + 1] = ay;
-          batch[q + 2] = az;
-          batch[q + 3] = coords[3 * b]!;
-          batch[q + 4] = coords[3 * b + 1]!;
-          batch[q + 5] = coords[3 * b + 2]!;
-          batch[q + 6] = coords[3 * c]!;
-          batch[q + 7] = coords[3 * c + 1]!;
-          batch[q + 8] = coords[3 * c + 2]!;
-          b = c;
-          if (++t === BATCH) {
-            this.sink.triangles(batch, ids, t);
-            t = 0;
-          }
-        }
-        this.batchCount = t;
-      } else if (c === HASH || (c === 118 && (after === 116 || after === 110) && (ch === 32 || ch === 9))) {
-        // Comments, texture coordinates and normals: not needed, skipped to the line's end (as the
-        // state machine skips them, continuation or not).
-        p = buf.indexOf(10, i);
-        if (p < 0 || p >= end) break;
-      } else {
-        break;
-      }
-      // Past the newline, blank space and empty lines before the next statement.
-      i = p + 1;
-      line++;
-      while (i < end && buf[i]! <= 32) {
-        if (buf[i] === 10) line++;
-        i++;
-      }
-      done = i;
-      doneLine = line;
-      if (i >= end) break;
+    const fast = this.fast;
+    if (fast === null) return start;
+    if (!this.loaded) {
+      fast.load(buf, start, end);
+      this.loaded = true;
     }
-    this.line = doneLine;
-    return done;
+    let i = start;
+    const vertices = this.vertices;
+    do {
+      fast.readLines(i, end, vertices.count);
+      if (fast.end === i) break;
+      vertices.addAll(fast.vertices, fast.vertexCount);
+      const faces = fast.faces;
+      for (let w = 0; w < fast.faceWords; ) {
+        const n = faces[w]!;
+        this.fan(faces, w + 1, n);
+        w += n + 1;
+      }
+      this.line += fast.lines;
+      i = fast.end;
+    } while (i < end);
+    return i;
+  }
+
+  /** Emits the triangles of a face given by vertex numbers (0-based) at corners[from, from + n), as a fan. */
+  private fan(corners: Int32Array, from: number, n: number): void {
+    // emit() written out: the call was a tenth of the time on a big file.
+    const vertices = this.vertices;
+    vertices.toIds(corners, from, n);
+    // After the ids: welding them may have grown the table.
+    const coords = vertices.coordinates();
+    const batch = this.batch;
+    const ids = this.batchIds;
+    let t = this.batchCount;
+    const a = corners[from]!;
+    const ax = coords[3 * a]!;
+    const ay = coords[3 * a + 1]!;
+    const az = coords[3 * a + 2]!;
+    let b = corners[from + 1]!;
+    for (let k = from + 2; k < from + n; k++) {
+      const c = corners[k]!;
+      ids[3 * t] = a;
+      ids[3 * t + 1] = b;
+      ids[3 * t + 2] = c;
+      const q = 9 * t;
+      batch[q] = ax;
+      batch[q + 1] = ay;
+      batch[q + 2] = az;
+      batch[q + 3] = coords[3 * b]!;
+      batch[q + 4] = coords[3 * b + 1]!;
+      batch[q + 5] = coords[3 * b + 2]!;
+      batch[q + 6] = coords[3 * c]!;
+      batch[q + 7] = coords[3 * c + 1]!;
+      batch[q + 8] = coords[3 * c + 2]!;
+      b = c;
+      if (++t === BATCH) {
+        this.sink.triangles(batch, ids, t);
+        t = 0;
+      }
+    }
+    this.batchCount = t;
   }
 
   /** Reads one face corner token at i; returns the position after it. */

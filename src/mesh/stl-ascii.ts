@@ -6,9 +6,9 @@
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError, quoteToken } from './errors.ts';
 import { latin1, NOT_FINITE, parseDecimal, parsedNumber, tokenEnd } from './number-parser.ts';
-import { FastFacets, readFacets } from './stl-ascii-fast.ts';
 import { MAX_TOKEN, type RangeParser, TextChunker, tokenTooLong } from './text-chunker.ts';
 import { BATCH_TRIANGLES, type ChunkParser, type TriangleSink } from './types.ts';
+import { StlEngine } from './wasm/text-engine.ts';
 
 // Parser states: what the next token may be.
 const TOP = 0; // solid | facet | endsolid
@@ -61,13 +61,20 @@ class AsciiStlRanges implements RangeParser {
   private vertices = 0; // vertices in the current loop
   private facetLine = 1;
   private readonly corner = new Float64Array(9);
-  private readonly fast = new FastFacets();
-  private readonly batch = new Float64Array(9 * BATCH_TRIANGLES);
+  /** The fast path, and the batch of triangles (in its memory, where it writes them). */
+  private readonly fast: StlEngine | null;
+  private readonly ownBatch: Float64Array | null;
   private batchCount = 0;
   private readonly sink: TriangleSink;
 
-  constructor(sink: TriangleSink) {
+  constructor(sink: TriangleSink, fastPath: boolean) {
     this.sink = sink;
+    this.fast = fastPath ? new StlEngine() : null;
+    this.ownBatch = fastPath ? null : new Float64Array(9 * BATCH_TRIANGLES);
+  }
+
+  private get batch(): Float64Array {
+    return this.ownBatch ?? this.fast!.batch;
   }
 
   skippingLine(): boolean {
@@ -86,6 +93,7 @@ class AsciiStlRanges implements RangeParser {
     let i = start;
     let state = this.state;
     let line = this.line;
+    let loaded = false;
     while (i < end) {
       const c = buf[i]!;
       if (c <= 32) {
@@ -104,16 +112,22 @@ class AsciiStlRanges implements RangeParser {
         // The fast path takes whole, well-formed facets; anything else goes through the state
         // machine below, which reads the same tokens the same way or explains the error.
         const fast = this.fast;
-        readFacets(buf, i, end, this.batch, this.batchCount, fast);
-        if (fast.facets > 0) {
-          i = fast.end;
-          line += fast.lines;
-          this.batchCount += fast.facets;
-          if (this.batchCount === BATCH_TRIANGLES) {
-            this.sink.triangles(this.batch, null, BATCH_TRIANGLES);
-            this.batchCount = 0;
+        if (fast !== null) {
+          if (!loaded) {
+            fast.load(buf, i, end);
+            loaded = true;
           }
-          continue;
+          const facets = fast.readFacets(i, end, this.batchCount);
+          if (facets > 0) {
+            i = fast.end;
+            line += fast.lines;
+            this.batchCount += facets;
+            if (this.batchCount === BATCH_TRIANGLES) {
+              this.sink.triangles(this.batch, null, BATCH_TRIANGLES);
+              this.batchCount = 0;
+            }
+            continue;
+          }
         }
       }
       if (state === COORDINATES) {
@@ -231,6 +245,7 @@ class AsciiStlRanges implements RangeParser {
   }
 }
 
-export function createAsciiStlParser(sink: TriangleSink): ChunkParser {
-  return new TextChunker(new AsciiStlRanges(sink));
+/** fastPath: false leaves every facet to the state machine (tests compare the two). */
+export function createAsciiStlParser(sink: TriangleSink, options: { fastPath?: boolean } = {}): ChunkParser {
+  return new TextChunker(new AsciiStlRanges(sink, options.fastPath !== false));
 }

@@ -1,0 +1,197 @@
+// The text formats' fast paths (text-fast.as.ts, compiled to WebAssembly) as the parsers use them: a range
+// of the caller's buffer is copied into the module's memory once, and positions are given and returned
+// in the caller's buffer.
+
+import { MAX_COORDINATE } from '../coordinates.ts';
+import { MAX_TOKEN } from '../text-chunker.ts';
+import { BATCH_TRIANGLES } from '../types.ts';
+import { TEXT_FAST_WASM } from './text-fast.wasm.ts';
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  heapBase(): number;
+  readFacets(start: number, end: number, out: number, max: number, limit: number, tokenLimit: number): number;
+  stlEnd(): number;
+  stlLines(): number;
+  readObjLines(
+    start: number,
+    end: number,
+    count: number,
+    vertexOut: number,
+    maxVertices: number,
+    faceOut: number,
+    faceWords: number,
+    limit: number,
+  ): void;
+  objStop(): number;
+  objLineCount(): number;
+  objVertexCount(): number;
+  objFaceLength(): number;
+  readNumber(p: number, limit: number): number;
+  lastValue(): number;
+}
+
+let compiled: WebAssembly.Module | null = null;
+
+/** One instance per parser (its memory holds that parser's text); the module is compiled once per thread. */
+function instantiate(): Exports {
+  compiled ??= new WebAssembly.Module(Buffer.from(TEXT_FAST_WASM, 'base64'));
+  return new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
+}
+
+/** Bytes the fast paths may read past a range's end: zeros, which end every token and number. */
+const PADDING = 16;
+const PAGE = 65536;
+/** OBJ lines read per call, at most. */
+const OBJ_VERTICES = 4096;
+const OBJ_FACE_WORDS = 16384;
+
+class Engine {
+  protected readonly wasm = instantiate();
+  /** Where the copied range starts in the module's memory, and its offset from the caller's positions. */
+  private input = 0;
+  private shift = 0;
+  protected bytes = new Uint8Array(0);
+
+  /** Lays out `reserve` bytes of output, then the input. */
+  constructor(reserve: number) {
+    this.input = (this.wasm.heapBase() + reserve + 15) & ~15;
+    const needed = this.input + RANGE_GUESS + PADDING;
+    this.wasm.memory.grow(Math.max(0, Math.ceil((needed - this.wasm.memory.buffer.byteLength) / PAGE)));
+  }
+
+  /** Makes buf[start, end) readable by the fast paths, until the next load. */
+  load(buf: Uint8Array, start: number, end: number): void {
+    const length = end - start;
+    this.ensure(length);
+    const bytes = this.bytes;
+    bytes.set(buf.subarray(start, end), this.input);
+    bytes.fill(0, this.input + length, this.input + length + PADDING);
+    this.shift = this.input - start;
+  }
+
+  /** A position in the caller's buffer, in the module's memory. */
+  protected at(i: number): number {
+    return i + this.shift;
+  }
+
+  /** A position in the module's memory, in the caller's buffer. */
+  protected from(p: number): number {
+    return p - this.shift;
+  }
+
+  private ensure(length: number): void {
+    const memory = this.wasm.memory;
+    const needed = this.input + length + PADDING;
+    if (needed > memory.buffer.byteLength) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+    if (this.bytes.buffer !== memory.buffer) this.views();
+  }
+
+  /** The number at i (a token of the loaded range): its value, or null if the fast paths leave it alone. */
+  number(i: number, limit = Number.POSITIVE_INFINITY): number | null {
+    return this.wasm.readNumber(this.at(i), limit) === 0 ? null : this.wasm.lastValue();
+  }
+
+  /** (Re)makes the typed arrays over the memory: growing it detaches the old ones. */
+  protected views(): void {
+    this.bytes = new Uint8Array(this.wasm.memory.buffer);
+  }
+}
+
+/** Ranges are cut to about 64 kB (text-chunker.ts); memory grows for a longer one. */
+const RANGE_GUESS = 80 * 1024;
+
+/** ASCII STL: whole plain facets straight into the batch of triangles. */
+export class StlEngine extends Engine {
+  private readonly out: number;
+  /** The batch the facets are written to: nine coordinates a triangle, BATCH_TRIANGLES of them. */
+  batch = new Float64Array(0);
+  /** After readFacets: where it stopped (past the whitespace of the last facet), and newlines crossed. */
+  end = 0;
+  lines = 0;
+
+  constructor() {
+    super(9 * 8 * BATCH_TRIANGLES + 8);
+    this.out = (this.wasm.heapBase() + 7) & ~7;
+    this.views();
+  }
+
+  protected override views(): void {
+    super.views();
+    this.batch = new Float64Array(this.wasm.memory.buffer, this.out, 9 * BATCH_TRIANGLES);
+  }
+
+  /** Reads plain facets from the token at i into the batch from triangle first on; returns how many. */
+  readFacets(i: number, end: number, first: number): number {
+    const wasm = this.wasm;
+    const n = wasm.readFacets(
+      this.at(i),
+      this.at(end),
+      this.out + 72 * first,
+      BATCH_TRIANGLES - first,
+      MAX_COORDINATE,
+      MAX_TOKEN,
+    );
+    this.end = this.from(wasm.stlEnd());
+    this.lines = wasm.stlLines();
+    return n;
+  }
+}
+
+/** OBJ: plain `v` and `f` lines, and skipped comments, `vt` and `vn` lines. */
+export class ObjEngine extends Engine {
+  private readonly vertexOut: number;
+  private readonly faceOut: number;
+  /** After readLines: the vertices read (x, y, z each), */
+  vertices = new Float64Array(0);
+  vertexCount = 0;
+  /** the faces read (each its corner count, then its 0-based vertex numbers), */
+  faces = new Int32Array(0);
+  faceWords = 0;
+  /** where it stopped (the start of a line it did not take), and newlines crossed. */
+  end = 0;
+  lines = 0;
+
+  constructor() {
+    super(24 * OBJ_VERTICES + 4 * OBJ_FACE_WORDS + 8);
+    this.vertexOut = (this.wasm.heapBase() + 7) & ~7;
+    this.faceOut = this.vertexOut + 24 * OBJ_VERTICES;
+    this.views();
+  }
+
+  protected override views(): void {
+    super.views();
+    const buffer = this.wasm.memory.buffer;
+    this.vertices = new Float64Array(buffer, this.vertexOut, 3 * OBJ_VERTICES);
+    this.faces = new Int32Array(buffer, this.faceOut, OBJ_FACE_WORDS);
+  }
+
+  /** Reads lines from the line start at i; count: vertices defined before it. */
+  readLines(i: number, end: number, count: number): void {
+    const wasm = this.wasm;
+    wasm.readObjLines(
+      this.at(i),
+      this.at(end),
+      count,
+      this.vertexOut,
+      OBJ_VERTICES,
+      this.faceOut,
+      OBJ_FACE_WORDS,
+      MAX_COORDINATE,
+    );
+    this.end = this.from(wasm.objStop());
+    this.lines = wasm.objLineCount();
+    this.vertexCount = wasm.objVertexCount();
+    this.faceWords = wasm.objFaceLength();
+  }
+}
+
+let numbers: StlEngine | null = null;
+
+/** The fast paths' number reader on one token (tests): its value, or null if it leaves it to the state machines. */
+export function fastNumber(text: string): number | null {
+  numbers ??= new StlEngine();
+  const bytes = Uint8Array.from(`${text} `, (c) => c.charCodeAt(0) & 0xff);
+  numbers.load(bytes, 0, bytes.length);
+  return numbers.number(0);
+}

@@ -7,8 +7,20 @@ import { MAX_TOKEN } from '../text-chunker.ts';
 import { BATCH_TRIANGLES } from '../types.ts';
 import { TEXT_FAST_WASM } from './text-fast.wasm.ts';
 
+// The few WebAssembly APIs used here, declared locally: the server's build has no DOM library, where
+// TypeScript declares them.
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
 interface Exports {
-  memory: WebAssembly.Memory;
+  memory: WasmMemory;
   heapBase(): number;
   readFacets(start: number, end: number, out: number, max: number, limit: number, tokenLimit: number): number;
   stlEnd(): number;
@@ -31,12 +43,12 @@ interface Exports {
   lastValue(): number;
 }
 
-let compiled: WebAssembly.Module | null = null;
+let compiled: object | null = null;
 
 /** One instance per parser (its memory holds that parser's text); the module is compiled once per thread. */
 function instantiate(): Exports {
-  compiled ??= new WebAssembly.Module(Buffer.from(TEXT_FAST_WASM, 'base64'));
-  return new WebAssembly.Instance(compiled, {}).exports as unknown as Exports;
+  compiled ??= new wasmApi.Module(Buffer.from(TEXT_FAST_WASM, 'base64'));
+  return new wasmApi.Instance(compiled, {}).exports as Exports;
 }
 
 /** Bytes the fast paths may read past a range's end: zeros, which end every token and number. */

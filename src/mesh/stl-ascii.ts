@@ -210,6 +210,7 @@ class AsciiStlRanges implements RangeParser {
     }
     if (this.batchCount > 0) this.sink.triangles(this.batch, null, this.batchCount);
     this.batchCount = 0;
+    this.fast?.release();
   }
 
   private emit(): void {

@@ -45,8 +45,17 @@ interface Exports {
 
 let compiled: object | null = null;
 
-/** One instance per parser (its memory holds that parser's text); the module is compiled once per thread. */
+/** Instances that finished parsers gave back, for the next ones in this thread. */
+const idle: Exports[] = [];
+
+/**
+ * One instance per parser (its memory holds that parser's text), taken from those finished parsers gave
+ * back: a new instance costs about a millisecond (its memory's address space is reserved and guarded).
+ * The module is compiled once per thread.
+ */
 function instantiate(): Exports {
+  const reused = idle.pop();
+  if (reused) return reused;
   compiled ??= new wasmApi.Module(Buffer.from(TEXT_FAST_WASM, 'base64'));
   return new wasmApi.Instance(compiled, {}).exports as Exports;
 }
@@ -70,6 +79,11 @@ class Engine {
     this.input = (this.wasm.heapBase() + reserve + 15) & ~15;
     const needed = this.input + RANGE_GUESS + PADDING;
     this.wasm.memory.grow(Math.max(0, Math.ceil((needed - this.wasm.memory.buffer.byteLength) / PAGE)));
+  }
+
+  /** Gives the instance back for another parser: call once, at the end, and use this engine no more. */
+  release(): void {
+    if (idle.length < 2) idle.push(this.wasm);
   }
 
   /** Makes buf[start, end) readable by the fast paths, until the next load. */

@@ -279,8 +279,8 @@ function main(): void {
         `  triangles ${analysis.triangles}, watertight ${analysis.watertight}, ${analysis.volumeCm3.toFixed(4)} cm3`,
       );
       line('read in 1 MiB chunks', tRead);
+      const tTouch = touch.length > 0 ? median(touch) : Number.NaN;
       if (touch.length > 0) {
-        const tTouch = median(touch);
         line(
           'read + load each coord',
           tTouch,
@@ -308,7 +308,8 @@ function main(): void {
       const memoryTarget = c.ext === 'stl' ? 64 * MiB : 128 * MiB;
       const speedTarget =
         c.format === 'stl-binary'
-          ? `<= 3x reading: ${verdict(tPlain <= 3 * tRead)}; >= 8x three.js: ${verdict(ratio >= 8)}`
+          ? // The models part-2 issue replaced "<= 3x reading" by this (see README, Mesh analysis).
+            `<= 2x the floor: ${verdict(tPlain <= 2 * tTouch)}; >= 8x three.js: ${verdict(ratio >= 8)}`
           : c.format === 'stl-ascii'
             ? `>= 4x three.js: ${verdict(ratio >= 4)}`
             : `>= 15x three.js: ${verdict(ratio >= 15)}`;

@@ -132,7 +132,8 @@ function longMantissa(buf: Uint8Array, start: number, f: number): number {
   return exactQuotient(h, POW10[low]!, l, f);
 }
 
-/** (h x r + l) / 10^f correctly rounded, for h < 2^53, r a power of ten and l < r; NaN if unsure. */
+/** (h x r + l) / 10^f correctly rounded, for h < 2^53, r a power of ten and l < r; NaN if unsure. The WebAssembly
+ * fast paths do the same (wasm/text-fast.as.ts): a change to one is a change to both. */
 function exactQuotient(h: number, r: number, l: number, f: number): number {
   // M = h x r + l, exactly: s + t.
   const p = h * r;

@@ -210,7 +210,7 @@ class ObjRanges implements RangeParser {
       }
       this.line += fast.lines;
       i = fast.end;
-    } while (i < end);
+    } while (fast.full && i < end);
     return i;
   }
 

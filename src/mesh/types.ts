@@ -42,7 +42,9 @@ export interface MeshAnalysis {
 /**
  * Receives triangles from a parser in batches (one call per few hundred triangles keeps the hot
  * loops short and monomorphic). positions holds 9 numbers per triangle; ids, when the format
- * already names its vertices (OBJ), holds 3 welded vertex ids per triangle.
+ * already names its vertices (OBJ), holds 3 welded vertex ids per triangle. Both are the parser's
+ * buffers, reused after the call (and ASCII STL's lives in WebAssembly memory, which a later read may
+ * move): a sink copies what it keeps.
  */
 export interface TriangleSink {
   triangles(positions: Float64Array, ids: Int32Array | null, count: number): void;

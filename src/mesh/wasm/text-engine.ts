@@ -34,11 +34,13 @@ interface Exports {
     faceOut: number,
     faceWords: number,
     limit: number,
+    tokenLimit: number,
   ): void;
   objStop(): number;
   objLineCount(): number;
   objVertexCount(): number;
   objFaceLength(): number;
+  objOutputFull(): number;
   readNumber(p: number, limit: number): number;
   lastValue(): number;
 }
@@ -81,8 +83,12 @@ class Engine {
     this.wasm.memory.grow(Math.max(0, Math.ceil((needed - this.wasm.memory.buffer.byteLength) / PAGE)));
   }
 
-  /** Gives the instance back for another parser: call once, at the end, and use this engine no more. */
+  private released = false;
+
+  /** Gives the instance back for another parser, at the end: this engine is not used after it. */
   release(): void {
+    if (this.released) return;
+    this.released = true;
     if (idle.length < 2) idle.push(this.wasm);
   }
 
@@ -174,9 +180,11 @@ export class ObjEngine extends Engine {
   /** the faces read (each its corner count, then its 0-based vertex numbers), */
   faces = new Int32Array(0);
   faceWords = 0;
-  /** where it stopped (the start of a line it did not take), and newlines crossed. */
+  /** where it stopped (the start of a line it did not take), newlines crossed, and whether it stopped
+   * only because its output was full. */
   end = 0;
   lines = 0;
+  full = false;
 
   constructor() {
     super(24 * OBJ_VERTICES + 4 * OBJ_FACE_WORDS + 8);
@@ -204,11 +212,13 @@ export class ObjEngine extends Engine {
       this.faceOut,
       OBJ_FACE_WORDS,
       MAX_COORDINATE,
+      MAX_TOKEN,
     );
     this.end = this.from(wasm.objStop());
     this.lines = wasm.objLineCount();
     this.vertexCount = wasm.objVertexCount();
     this.faceWords = wasm.objFaceLength();
+    this.full = wasm.objOutputFull() !== 0;
   }
 }
 

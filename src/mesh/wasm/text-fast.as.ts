@@ -89,7 +89,8 @@ function tokenEnd(p: usize): usize {
 }
 
 // 16 to 19 digits (doubles written in full): the mantissa M as a double-double s + t, divided by 10^f
-// with one correction step, exactly as exactQuotient in number-parser.ts does (see the reasoning there).
+// with one correction step, exactly as exactQuotient in number-parser.ts does (see the reasoning there;
+// a change to one is a change to both).
 const SPLIT: f64 = 134217729;
 
 function twoProductError(a: f64, b: f64, p: f64): f64 {
@@ -301,6 +302,7 @@ let objEnd: usize = 0;
 let objLines: i32 = 0;
 let objVertices: i32 = 0;
 let objFaceWords: i32 = 0;
+let objFull = false;
 
 /** Where the last readObjLines stopped: at the start of the first line it did not take. */
 export function objStop(): usize {
@@ -313,6 +315,10 @@ export function objLineCount(): i32 {
 /** Vertices the last readObjLines wrote (x, y, z each). */
 export function objVertexCount(): i32 {
   return objVertices;
+}
+/** Whether the last readObjLines stopped because its output was full (not at a line it does not take). */
+export function objOutputFull(): bool {
+  return objFull;
 }
 /** Words the last readObjLines wrote for faces: each face is its corner count, then its corners. */
 export function objFaceLength(): i32 {
@@ -341,7 +347,8 @@ function nextNewline(p: usize, end: usize): usize {
  * Reads consecutive `v x y z` and `f a b c ...` lines (plain or a/b/c corners, up to 64), and skips
  * comments, `vt` and `vn` lines, from the line start at start while they end before end. Vertices go to
  * vertexOut (three doubles each, at most maxVertices), faces to faceOut (at most faceWords words).
- * count: the vertices defined before start. Stops at the start of the first other line.
+ * count: the vertices defined before start. Stops at the start of the first other line, or when the
+ * output is full. A corner longer than tokenLimit is the state machine's (it refuses it).
  */
 export function readObjLines(
   start: usize,
@@ -352,6 +359,7 @@ export function readObjLines(
   faceOut: usize,
   faceWords: i32,
   limit: f64,
+  tokenLimit: i32,
 ): void {
   let i = start;
   let line: i32 = 0;
@@ -361,12 +369,16 @@ export function readObjLines(
   objLines = 0;
   objVertices = 0;
   objFaceWords = 0;
+  objFull = false;
   while (i < end) {
     const c = load<u8>(i);
     const after = u32(load<u8>(i + 1));
     let p = i + 2;
     if (c === 118 && isBlank(after)) {
-      if (vertices === maxVertices) break;
+      if (vertices === maxVertices) {
+        objFull = true;
+        break;
+      }
       const o = vertexOut + usize(vertices) * 24;
       let k = 0;
       for (; k < 3; k++) {
@@ -380,7 +392,10 @@ export function readObjLines(
       if (p >= end || ch !== 10) break;
       vertices++;
     } else if (c === 102 && isBlank(after)) {
-      if (faceWords - words <= FAST_CORNERS) break;
+      if (faceWords - words <= FAST_CORNERS) {
+        objFull = true;
+        break;
+      }
       const known = count + vertices;
       const head = faceOut + usize(words) * 4;
       let n: i32 = 0;
@@ -397,6 +412,7 @@ export function readObjLines(
           ok = false;
           break;
         }
+        const corner = p;
         const negative = ch === 45;
         if (negative) ch = load<u8>(++p);
         // Up to seven digits at once (more would be over 9,999,999 vertices: the state machine's).
@@ -416,7 +432,7 @@ export function readObjLines(
           while (u32(ch) - 48 < 10) ch = load<u8>(++p);
         }
         const v = negative ? known - index : index - 1;
-        if (ch > 32 || index === 0 || v < 0 || v >= known) {
+        if (ch > 32 || index === 0 || v < 0 || v >= known || i32(p - corner) > tokenLimit) {
           ok = false;
           break;
         }

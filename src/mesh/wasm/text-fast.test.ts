@@ -341,6 +341,9 @@ describe('the text fast paths (WebAssembly)', () => {
       same(stl, `solid s\n${plain}\n${plain.replace(from!, to!)}\n${plain}\nendsolid\n`, []);
     }
     for (const line of [
+      `f 1/${'1'.repeat(5000)} 2 3`,
+      `f 1//${'2'.repeat(4095)} 2 3`,
+      `f 1/${'1'.repeat(3000)}/${'1'.repeat(3000)} 2 3`,
       'v 1 2 3x',
       'v 1 2',
       'v 1 2 3 4',

@@ -4,10 +4,9 @@
 // corpus of ASCII STL and OBJ files (~24 MB each, in the temp folder, deleted at the end): several shapes;
 // placed centred, on a print bed (0-256 mm, three integer digits) and far off the origin (1000-2000 mm);
 // numbers as %e, %f with 3 to 9 decimals, integers only and 17 significant digits; LF and CRLF; OBJ with
-// v/vt/vn corners and quads. Each file: our analysis (without and with the watertight check) against
-// three.js's loader plus a volume loop in the same process, each the median of 5 rounds in which the three
-// take turns, and the worst ratio per format against its target. Targets are printed; the exit code does
-// not judge them.
+// v/vt/vn corners and quads. Each file: our analysis (median of 5, without and with the watertight check)
+// against three.js's loader plus a volume loop (median of 5) in the same process, and the worst ratio per
+// format against its target. Targets are printed; the exit code does not judge them.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -151,20 +150,14 @@ function three(file: string, format: MeshFormat): number {
   return Math.abs(volume) / 6000;
 }
 
-/**
- * The median time of each function over RUNS rounds, the functions taking turns within a round: on a
- * shared machine a slow spell then slows every side alike instead of the one that happened to be running.
- */
-function medians(fns: (() => unknown)[]): number[] {
-  const times = fns.map(() => [] as number[]);
+function median(fn: () => unknown): number {
+  const times: number[] = [];
   for (let r = 0; r < RUNS; r++) {
-    fns.forEach((fn, k) => {
-      const t0 = performance.now();
-      fn();
-      times[k]!.push(performance.now() - t0);
-    });
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
   }
-  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!);
+  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
 }
 
 const SPECS: Spec[] = [
@@ -205,11 +198,9 @@ function main(): void {
       // Warm up both, then measure.
       const volume = analyse(file, spec.format, true);
       const threeVolume = three(file, spec.format);
-      const [plain, full, theirs] = medians([
-        () => analyse(file, spec.format, false),
-        () => analyse(file, spec.format, true),
-        () => three(file, spec.format),
-      ]) as [number, number, number];
+      const plain = median(() => analyse(file, spec.format, false));
+      const full = median(() => analyse(file, spec.format, true));
+      const theirs = median(() => three(file, spec.format));
       const ratio = theirs / plain;
       if (Math.abs(volume - threeVolume) / volume > 1e-3) throw new Error(`${name}: volumes disagree`);
       console.log(

@@ -15,11 +15,6 @@ export const NOT_FINITE = -2;
 const POW10 = new Float64Array(23);
 for (let k = 0, p = 1; k <= 22; k++, p *= 10) POW10[k] = p;
 
-/** True for the bytes that end a token: space, tab, CR, LF, and other controls. */
-export function isSpace(c: number): boolean {
-  return c <= 32;
-}
-
 /**
  * Parses the number starting at pos. The token ends at the first byte <= 32; callers guarantee
  * such a byte exists before the end of buf. Returns the position after the token and stores the

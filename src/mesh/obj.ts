@@ -200,7 +200,6 @@ class ObjRanges implements RangeParser {
     const vertices = this.vertices;
     do {
       fast.readLines(i, end, vertices.count);
-      if (fast.end === i) break;
       vertices.addAll(fast.vertices, fast.vertexCount);
       const faces = fast.faces;
       for (let w = 0; w < fast.faceWords; ) {

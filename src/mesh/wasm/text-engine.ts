@@ -71,16 +71,18 @@ const OBJ_FACE_WORDS = 16384;
 
 class Engine {
   protected readonly wasm = instantiate();
-  /** Where the copied range starts in the module's memory, and its offset from the caller's positions. */
-  private input = 0;
+  /** Where the subclass's output starts in the module's memory (8-byte aligned). */
+  protected readonly output: number;
+  /** Where the copied range starts, and its offset from the caller's positions. */
+  private readonly input: number;
   private shift = 0;
   protected bytes = new Uint8Array(0);
 
   /** Lays out `reserve` bytes of output, then the input. */
   constructor(reserve: number) {
-    this.input = (this.wasm.heapBase() + reserve + 15) & ~15;
-    const needed = this.input + RANGE_GUESS + PADDING;
-    this.wasm.memory.grow(Math.max(0, Math.ceil((needed - this.wasm.memory.buffer.byteLength) / PAGE)));
+    this.output = (this.wasm.heapBase() + 7) & ~7;
+    this.input = (this.output + reserve + 15) & ~15;
+    this.ensure(RANGE_GUESS);
   }
 
   private released = false;
@@ -112,6 +114,7 @@ class Engine {
     return p - this.shift;
   }
 
+  /** Grows the memory for an input of length bytes, and remakes the views if it moved. */
   private ensure(length: number): void {
     const memory = this.wasm.memory;
     const needed = this.input + length + PADDING;
@@ -120,8 +123,8 @@ class Engine {
   }
 
   /** The number at i (a token of the loaded range): its value, or null if the fast paths leave it alone. */
-  number(i: number, limit = Number.POSITIVE_INFINITY): number | null {
-    return this.wasm.readNumber(this.at(i), limit) === 0 ? null : this.wasm.lastValue();
+  number(i: number): number | null {
+    return this.wasm.readNumber(this.at(i), Number.POSITIVE_INFINITY) === 0 ? null : this.wasm.lastValue();
   }
 
   /** (Re)makes the typed arrays over the memory: growing it detaches the old ones. */
@@ -135,7 +138,6 @@ const RANGE_GUESS = 80 * 1024;
 
 /** ASCII STL: whole plain facets straight into the batch of triangles. */
 export class StlEngine extends Engine {
-  private readonly out: number;
   /** The batch the facets are written to: nine coordinates a triangle, BATCH_TRIANGLES of them. */
   batch = new Float64Array(0);
   /** After readFacets: where it stopped (past the whitespace of the last facet), and newlines crossed. */
@@ -143,14 +145,13 @@ export class StlEngine extends Engine {
   lines = 0;
 
   constructor() {
-    super(9 * 8 * BATCH_TRIANGLES + 8);
-    this.out = (this.wasm.heapBase() + 7) & ~7;
+    super(72 * BATCH_TRIANGLES);
     this.views();
   }
 
   protected override views(): void {
     super.views();
-    this.batch = new Float64Array(this.wasm.memory.buffer, this.out, 9 * BATCH_TRIANGLES);
+    this.batch = new Float64Array(this.wasm.memory.buffer, this.output, 9 * BATCH_TRIANGLES);
   }
 
   /** Reads plain facets from the token at i into the batch from triangle first on; returns how many. */
@@ -159,7 +160,7 @@ export class StlEngine extends Engine {
     const n = wasm.readFacets(
       this.at(i),
       this.at(end),
-      this.out + 72 * first,
+      this.output + 72 * first,
       BATCH_TRIANGLES - first,
       MAX_COORDINATE,
       MAX_TOKEN,
@@ -172,8 +173,6 @@ export class StlEngine extends Engine {
 
 /** OBJ: plain `v` and `f` lines, and skipped comments, `vt` and `vn` lines. */
 export class ObjEngine extends Engine {
-  private readonly vertexOut: number;
-  private readonly faceOut: number;
   /** After readLines: the vertices read (x, y, z each), */
   vertices = new Float64Array(0);
   vertexCount = 0;
@@ -187,16 +186,19 @@ export class ObjEngine extends Engine {
   full = false;
 
   constructor() {
-    super(24 * OBJ_VERTICES + 4 * OBJ_FACE_WORDS + 8);
-    this.vertexOut = (this.wasm.heapBase() + 7) & ~7;
-    this.faceOut = this.vertexOut + 24 * OBJ_VERTICES;
+    super(24 * OBJ_VERTICES + 4 * OBJ_FACE_WORDS);
     this.views();
+  }
+
+  /** The faces' words follow the vertices. */
+  private get faceOut(): number {
+    return this.output + 24 * OBJ_VERTICES;
   }
 
   protected override views(): void {
     super.views();
     const buffer = this.wasm.memory.buffer;
-    this.vertices = new Float64Array(buffer, this.vertexOut, 3 * OBJ_VERTICES);
+    this.vertices = new Float64Array(buffer, this.output, 3 * OBJ_VERTICES);
     this.faces = new Int32Array(buffer, this.faceOut, OBJ_FACE_WORDS);
   }
 
@@ -207,7 +209,7 @@ export class ObjEngine extends Engine {
       this.at(i),
       this.at(end),
       count,
-      this.vertexOut,
+      this.output,
       OBJ_VERTICES,
       this.faceOut,
       OBJ_FACE_WORDS,

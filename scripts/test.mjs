@@ -23,6 +23,9 @@ const runE2e = patterns.length === 0 || e2ePatterns.length > 0;
 let passed = 0;
 let failed = 0;
 let ok = true;
+// Named again just above the summary line: a CI log is often read from its end only.
+const failures = [];
+const relative = (file) => path.relative(process.cwd(), file);
 
 if (runUnit) {
   const vitestJson = path.join(tmp, 'vitest.json');
@@ -38,6 +41,13 @@ if (runUnit) {
     const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
     passed += r.numPassedTests;
     failed += r.numFailedTests;
+    for (const file of r.testResults) {
+      const bad = file.assertionResults.filter((a) => a.status === 'failed');
+      for (const a of bad) failures.push(`${relative(file.name)} > ${a.fullName}`);
+      // A file that failed as a whole (an import error, a hook) has no failed test to name.
+      if (bad.length === 0 && file.status === 'failed')
+        failures.push(`${relative(file.name)}: ${String(file.message).split('\n')[0]}`);
+    }
   }
   if (vitestStatus !== 0) ok = false;
 }
@@ -60,14 +70,26 @@ if (!runE2e) {
     PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
   });
   if (fs.existsSync(pwJson)) {
-    const s = JSON.parse(fs.readFileSync(pwJson, 'utf8')).stats;
+    const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+    const s = report.stats;
     passed += s.expected;
     failed += s.unexpected + (s.flaky ?? 0);
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? []) {
+        if (spec.tests.some((t) => t.status === 'unexpected' || t.status === 'flaky'))
+          failures.push(
+            `${relative(path.join(report.config.rootDir, spec.file))}:${spec.line} > ${spec.title}`,
+          );
+      }
+      for (const inner of suite.suites ?? []) walk(inner);
+    };
+    for (const suite of report.suites ?? []) walk(suite);
   }
   if (pwStatus !== 0) ok = false;
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });
 if (!ok && failed === 0) failed = 1; // a runner crashed before it could count
+for (const name of failures) console.log(`FAILED: ${name}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

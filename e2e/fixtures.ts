@@ -25,6 +25,13 @@ export const test = base.extend<{ shop: Shop }>({
     });
   },
   page: async ({ page }, use) => {
+    // E2E_CPU_THROTTLE=6 runs the page as a slow machine would: races between the page and the journey
+    // (an answer arriving as a reload starts) show up here first, not as a rare failure on CI.
+    const throttle = Number(process.env.E2E_CPU_THROTTLE ?? 1);
+    if (throttle > 1) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+    }
     // A page error or console error fails the journey.
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));

@@ -78,13 +78,25 @@ const CART_FIELDS = [
   'notes',
 ];
 
-/** The next quote answer whose request matches. */
+/**
+ * The next quote answer whose request matches and whose body can still be read. An answer that reached
+ * the page just before a reload has no body left (the browser dropped it with the old document), so it
+ * is passed over: the reloaded page asks again.
+ */
 async function waitForQuote(page: Page, match: (request: QuoteRequest) => boolean): Promise<QuotePayload> {
-  const res = await page.waitForResponse(
-    (r) => new URL(r.url()).pathname === '/api/quote' && match(r.request().postDataJSON() as QuoteRequest),
-  );
+  let payload: QuotePayload | undefined;
+  const res = await page.waitForResponse(async (r) => {
+    if (new URL(r.url()).pathname !== '/api/quote' || !match(r.request().postDataJSON() as QuoteRequest))
+      return false;
+    try {
+      payload = (await r.json()) as QuotePayload;
+      return true;
+    } catch {
+      return false;
+    }
+  });
   expect(res.status()).toBe(200);
-  return (await res.json()) as QuotePayload;
+  return payload!;
 }
 
 /** No serious or critical axe violation inside `selector` (the rest of the page has its own journey). */

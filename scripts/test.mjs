@@ -23,9 +23,26 @@ const runE2e = patterns.length === 0 || e2ePatterns.length > 0;
 let passed = 0;
 let failed = 0;
 let ok = true;
-// Named again just above the summary line: a CI log is often read from its end only.
+// Named again just above the summary line, each with the start of its error: a CI log is often read
+// from its end only.
 const failures = [];
 const relative = (file) => path.relative(process.cwd(), file);
+const ESC = String.fromCharCode(27);
+const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
+/** The first lines of an error message, without colours, each line marked to be picked out by `.ci/run`. */
+function why(message) {
+  const lines = String(message ?? '')
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '');
+  // Of the stack, only the first frame in the project's own code.
+  const frame = /^\s*at /;
+  const ours = lines.find((l) => frame.test(l) && !/node_modules|node:|<anonymous>/.test(l));
+  return [...lines.filter((l) => !frame.test(l)).slice(0, 10), ...(ours ? [ours] : [])].map(
+    (l) => `  | ${l}`,
+  );
+}
 
 if (runUnit) {
   const vitestJson = path.join(tmp, 'vitest.json');
@@ -43,10 +60,11 @@ if (runUnit) {
     failed += r.numFailedTests;
     for (const file of r.testResults) {
       const bad = file.assertionResults.filter((a) => a.status === 'failed');
-      for (const a of bad) failures.push(`${relative(file.name)} > ${a.fullName}`);
+      for (const a of bad)
+        failures.push(`${relative(file.name)} > ${a.fullName}`, ...why(a.failureMessages?.[0]));
       // A file that failed as a whole (an import error, a hook) has no failed test to name.
       if (bad.length === 0 && file.status === 'failed')
-        failures.push(`${relative(file.name)}: ${String(file.message).split('\n')[0]}`);
+        failures.push(`${relative(file.name)}: failed as a whole`, ...why(file.message));
     }
   }
   if (vitestStatus !== 0) ok = false;
@@ -76,10 +94,14 @@ if (!runE2e) {
     failed += s.unexpected + (s.flaky ?? 0);
     const walk = (suite) => {
       for (const spec of suite.specs ?? []) {
-        if (spec.tests.some((t) => t.status === 'unexpected' || t.status === 'flaky'))
-          failures.push(
-            `${relative(path.join(report.config.rootDir, spec.file))}:${spec.line} > ${spec.title}`,
-          );
+        const bad = spec.tests.find((t) => t.status === 'unexpected' || t.status === 'flaky');
+        if (!bad) continue;
+        const error = bad.results.find((r) => r.error)?.error;
+        failures.push(
+          `${relative(path.join(report.config.rootDir, spec.file))}:${spec.line} > ${spec.title}`,
+          ...why(error?.message),
+          ...(error?.location ? [`  | at ${relative(error.location.file)}:${error.location.line}`] : []),
+        );
       }
       for (const inner of suite.suites ?? []) walk(inner);
     };
@@ -90,6 +112,6 @@ if (!runE2e) {
 
 fs.rmSync(tmp, { recursive: true, force: true });
 if (!ok && failed === 0) failed = 1; // a runner crashed before it could count
-for (const name of failures) console.log(`FAILED: ${name}`);
+for (const line of failures) console.log(line.startsWith('  | ') ? line : `FAILED: ${line}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { DEFAULT_COLOR } from '../../shared/catalog.ts';
@@ -9,6 +7,7 @@ import type { Model } from '../db/schema.ts';
 import { models } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { newStorageKey } from '../storage/file-store.ts';
+import { streamToFile } from '../storage/stream-to-file.ts';
 import { MODEL_NOT_FOUND } from './access.ts';
 import { AnalysisLimitError } from './analysis-pool.ts';
 import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
@@ -177,7 +176,7 @@ async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string
   const temp = path.join(deps.tmpDir, `extras-${newStorageKey('t')}`);
   let result: Awaited<ReturnType<ModelsDeps['pool']['extras']>>;
   try {
-    await pipeline(stored.stream, fs.createWriteStream(temp));
+    await streamToFile(stored.stream, temp);
     const extension = model.format === 'obj' || model.format === '3mf' ? model.format : 'stl';
     result = await deps.pool.extras({ path: temp, extension, color: DEFAULT_COLOR, extra }, client);
   } catch (err) {

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import {
   type FileStore,
   isStorageKey,
@@ -10,6 +8,7 @@ import {
   StorageKeyError,
   type StoredFile,
 } from './file-store.ts';
+import { streamToFile } from './stream-to-file.ts';
 
 // Files in one directory (config.filesDir, outside any web root), one file per key. A put writes a
 // temporary name and renames it, so a reader never sees half a file.
@@ -38,7 +37,7 @@ export class LocalFileStore implements FileStore {
     try {
       if ('file' in source) await fsp.copyFile(source.file, part);
       else if ('bytes' in source) await fsp.writeFile(part, source.bytes);
-      else await pipeline(source.stream, fs.createWriteStream(part));
+      else await streamToFile(source.stream, part);
       await fsp.rename(part, target);
     } catch (err) {
       await fsp.rm(part, { force: true });

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
 import { HttpError } from '../plugins/error-handler.ts';
+import { streamToFile } from '../storage/stream-to-file.ts';
 import { isNoSpaceError } from './disk-space.ts';
 import { checkUploadName, type ModelExtension } from './file-name.ts';
 
@@ -53,11 +53,18 @@ async function drain(part: MultipartFile): Promise<void> {
 }
 
 const MALFORMED = 'The upload is not a valid multipart/form-data request.';
+const INTERRUPTED = 'The upload was interrupted. Please try again.';
 
 /** busboy's errors for a Content-Type it cannot parse: plain Errors with no status or code of their own. */
 function isMalformedMultipart(err: unknown): boolean {
   if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return false;
   return /^(Multipart: Boundary not found|Unsupported Content-Type|Missing Content-Type)/i.test(err.message);
+}
+
+/** busboy's error for a body that ends inside the form, before its closing boundary. */
+function isCutOff(err: unknown): boolean {
+  if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return false;
+  return /^Unexpected end of (multipart data|form|file)/i.test(err.message);
 }
 
 export async function receiveUpload(
@@ -75,6 +82,8 @@ export async function receiveUpload(
       req.log.info({ reason: (err as Error).message }, 'malformed multipart request refused');
       throw new HttpError(400, MALFORMED);
     }
+    // The body broke off before the file's own headers had arrived.
+    if (isCutOff(err)) throw new HttpError(400, INTERRUPTED);
     throw err;
   });
   if (!part) throw new HttpError(400, 'No file was sent.');
@@ -114,17 +123,16 @@ export async function receiveUpload(
   });
   part.file.pipe(measure);
   try {
-    await pipeline(measure, fs.createWriteStream(tempPath, { flags: 'wx' }));
+    await streamToFile(measure, tempPath, { exclusive: true }); // removed again if it fails
   } catch (err) {
     part.file.unpipe(measure);
     if (!requestBroken) await drain(part);
-    await fsp.rm(tempPath, { force: true });
     if (err instanceof HttpError) throw err;
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, TOO_LARGE);
     if (space && isNoSpaceError(err)) throw space.noSpace();
     // Any other file system error is ours: a 500. Anything else is the request breaking off.
     if ((err as NodeJS.ErrnoException).syscall) throw err;
-    throw new HttpError(400, 'The upload was interrupted. Please try again.');
+    throw new HttpError(400, INTERRUPTED);
   }
   if (part.file.truncated || sizeBytes > MAX_UPLOAD_BYTES) {
     await fsp.rm(tempPath, { force: true });

@@ -42,6 +42,15 @@ describe('streamToFile', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it('keeps an error the source meets while the file opens for its answer, not thrown as uncaught', async () => {
+    const file = path.join(dir, 'cut-early');
+    const stream = source(['never read']);
+    const writing = streamToFile(stream, file);
+    stream.destroy(new Error('cut off while opening'));
+    await expect(writing).rejects.toThrow('cut off while opening');
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('exclusive: refuses a file that exists, leaves it as it was and lets go of the stream', async () => {
     const file = path.join(dir, 'taken');
     fs.writeFileSync(file, 'first');

@@ -8,12 +8,18 @@ import { pipeline } from 'node:stream/promises';
 // created it, leaving an empty file behind for good. Here the file is open before a byte is piped.
 
 export async function streamToFile(source: Readable, file: string, opts: { exclusive?: boolean } = {}) {
+  // The source may fail while the file opens (a request cut off meanwhile): its error must wait for the
+  // pipeline below, which reports a stream that failed already, instead of being thrown as uncaught.
+  const hold = () => {};
+  source.on('error', hold);
   let handle: fsp.FileHandle;
   try {
     handle = await fsp.open(file, opts.exclusive ? 'wx' : 'w');
   } catch (err) {
     source.destroy(); // nobody will read it: let go of what it holds (a file handle, a socket)
     throw err;
+  } finally {
+    source.off('error', hold);
   }
   const out = handle.createWriteStream();
   try {

@@ -67,7 +67,16 @@ if (runUnit) {
         failures.push(`${relative(file.name)}: failed as a whole`, ...why(file.message));
     }
   }
-  if (vitestStatus !== 0) ok = false;
+  if (vitestStatus !== 0) {
+    ok = false;
+    // Every test passed, yet vitest failed: an error thrown outside any test (an uncaught exception in
+    // the code under test, say), which its report does not list.
+    if (failures.length === 0)
+      failures.push(
+        'vitest: an error outside any test (see "Unhandled Errors" above)',
+        `  | vitest exited with status ${vitestStatus}`,
+      );
+  }
 }
 
 const chromium = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
@@ -107,7 +116,11 @@ if (!runE2e) {
     };
     for (const suite of report.suites ?? []) walk(suite);
   }
-  if (pwStatus !== 0) ok = false;
+  if (pwStatus !== 0) {
+    ok = false;
+    if (!failures.some((f) => f.startsWith('e2e/')))
+      failures.push('playwright: failed outside any test (global setup, say)', `  | exit status ${pwStatus}`);
+  }
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });

@@ -60,6 +60,33 @@ describe('the cart following the account', () => {
     expect(localStorage.getItem(OWNER_KEY)).toBe('ada');
   });
 
+  it('at login, an account cart whose answer breaks off is not taken as empty: nothing merged, nothing saved', async () => {
+    // As when the page navigates away while the answer arrives (CI caught the phone's line lost this way).
+    serverCart = [line('m_phone', 2)];
+    addCartItem(line('m_desk', 1));
+    const broken = new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"items":[{"id":'));
+          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+        },
+      }),
+      { status: 200, headers: { 'content-type': 'application/json' } },
+    );
+    vi.mocked(fetch).mockResolvedValueOnce(broken);
+    await startCartSync('ada');
+    expect(saves).toEqual([]);
+    expect(quantities(serverCart)).toEqual(['m_phone:#007bff:2']);
+    expect(quantities(getCart())).toEqual(['m_desk:#007bff:1']);
+    expect(localStorage.getItem(OWNER_KEY)).toBeNull(); // the next page load merges, as a login would
+    // An answer that is not a cart at all is no cart either.
+    endCartSync();
+    vi.mocked(fetch).mockResolvedValueOnce(Response.json({ unexpected: true }));
+    await startCartSync('ada');
+    expect(saves).toEqual([]);
+    expect(localStorage.getItem(OWNER_KEY)).toBeNull();
+  });
+
   it('on a page load while logged in, takes the account’s cart (changed on another device) as it is', async () => {
     serverCart = [line('m_a', 1)];
     await startCartSync('ada');

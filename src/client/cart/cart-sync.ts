@@ -1,5 +1,5 @@
 import { cartItem } from '../../shared/cart.ts';
-import { getJson, putJson, readJson } from '../api.ts';
+import { getJson, putJson } from '../api.ts';
 import { type CartItem, mergeCarts } from './cart-item.ts';
 import { getCart, replaceCart, subscribeCart } from './cart-store.ts';
 
@@ -46,11 +46,22 @@ function savable(items: CartItem[]): CartItem[] {
   return items.filter((i) => cartItem.safeParse(i).success);
 }
 
+/**
+ * The account's cart, or null when it could not be read. An answer whose body broke off (the page
+ * navigating away as it arrives, a dropped connection) is null, not an empty cart: merged as empty, this
+ * browser's lines would be saved over the account's and the lines added on another device lost.
+ */
 async function fetchAccountCart(signal: AbortSignal): Promise<CartItem[] | null> {
   const res = await getJson('/api/cart', { signal });
   if (!res.ok) return null;
-  const data = await readJson(res);
-  const items = Array.isArray(data.items) ? data.items : [];
+  let data: unknown;
+  try {
+    data = await res.json();
+  } catch {
+    return null;
+  }
+  const items = (data as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return null;
   return items.flatMap((i) => {
     const parsed = cartItem.safeParse(i);
     return parsed.success ? [parsed.data] : [];

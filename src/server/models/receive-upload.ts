@@ -55,16 +55,16 @@ async function drain(part: MultipartFile): Promise<void> {
 const MALFORMED = 'The upload is not a valid multipart/form-data request.';
 const INTERRUPTED = 'The upload was interrupted. Please try again.';
 
-/** busboy's errors for a Content-Type it cannot parse: plain Errors with no status or code of their own. */
-function isMalformedMultipart(err: unknown): boolean {
-  if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return false;
-  return /^(Multipart: Boundary not found|Unsupported Content-Type|Missing Content-Type)/i.test(err.message);
-}
-
-/** busboy's error for a body that ends inside the form, before its closing boundary. */
-function isCutOff(err: unknown): boolean {
-  if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return false;
-  return /^Unexpected end of (multipart data|form|file)/i.test(err.message);
+/**
+ * What a busboy error says about the request, from its message (busboy's errors are plain Errors with no
+ * status or code of their own): headers it cannot parse, or a body that ends before the form does.
+ */
+function busboyRefusal(err: unknown): 'malformed' | 'cut off' | null {
+  if (!(err instanceof Error) || 'statusCode' in err || 'code' in err) return null;
+  if (/^(Multipart: Boundary not found|Unsupported Content-Type|Missing Content-Type)/i.test(err.message))
+    return 'malformed';
+  if (/^Unexpected end of (multipart data|form|file)/i.test(err.message)) return 'cut off';
+  return null;
 }
 
 export async function receiveUpload(
@@ -78,12 +78,13 @@ export async function receiveUpload(
   const part = await req.file().catch((err: unknown) => {
     // The parser refuses the request's own headers (no boundary, a malformed type): the client's error,
     // told as one, not a 500 with a stack in the log.
-    if (isMalformedMultipart(err)) {
+    const refusal = busboyRefusal(err);
+    if (refusal === 'malformed') {
       req.log.info({ reason: (err as Error).message }, 'malformed multipart request refused');
       throw new HttpError(400, MALFORMED);
     }
     // The body broke off before the file's own headers had arrived.
-    if (isCutOff(err)) throw new HttpError(400, INTERRUPTED);
+    if (refusal === 'cut off') throw new HttpError(400, INTERRUPTED);
     throw err;
   });
   if (!part) throw new HttpError(400, 'No file was sent.');

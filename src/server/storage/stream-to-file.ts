@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 // Writes a stream to a new file. When it fails, the file is gone by the time the promise rejects.
 // With fs.createWriteStream(path), the file is opened in the background: a source that fails at once (a
 // request cut off) could make the pipeline reject, and the caller remove the file, before that open had
-// created it, leaving an empty file behind for good. Here the file is open before a byte is piped.
+// created it, leaving an empty file behind until the cleanup job found it stale. Here the file is open before a byte is piped.
 
 export async function streamToFile(source: Readable, file: string, opts: { exclusive?: boolean } = {}) {
   // The source may fail while the file opens (a request cut off meanwhile): its error must wait for the

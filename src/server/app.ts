@@ -5,8 +5,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './auth/routes.ts';
 import { sessionPlugin } from './auth/session-plugin.ts';
 import { cartRoutes } from './cart/routes.ts';
+import type { FulfilDeps } from './checkout/fulfil.ts';
 import type { PaymentProvider } from './checkout/payment-provider.ts';
-import { checkoutPlugin } from './checkout/routes.ts';
+import { openPaymentProvider } from './checkout/providers/open-provider.ts';
+import { checkoutPlugin, paymentDeps } from './checkout/routes.ts';
 import type { Config } from './config.ts';
 import { contactRoutes } from './contact/routes.ts';
 import type { AppContext } from './context.ts';
@@ -39,6 +41,13 @@ export type BuildAppOptions = {
   /** The payment provider instead of the one the config picks (tests). */
   paymentProvider?: PaymentProvider;
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The payment provider and what fulfilment and refunds need with it (tests reach it here). */
+    payments: FulfilDeps;
+  }
+}
 
 /** Composes the shop: third-party plugins first, then the shop's own features, then the client. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -107,10 +116,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(quoteRoute, { ctx });
   await app.register(orderRoutes, { ctx });
   await app.register(cartRoutes, { ctx });
-  await app.register(checkoutPlugin, {
-    ctx,
-    ...(options.paymentProvider ? { provider: options.paymentProvider } : {}),
-  });
+  // One payment provider for the checkout and the back office's refunds.
+  const payments = paymentDeps(ctx, options.paymentProvider ?? openPaymentProvider(ctx), app.log);
+  app.decorate('payments', payments);
+  await app.register(checkoutPlugin, { deps: payments });
 
   await app.register(clientStatic, { clientDir: config.clientDir });
   return app;

@@ -46,4 +46,82 @@ describe('loadConfig', () => {
     });
     expect(minio.s3).toMatchObject({ endpoint: 'http://minio:9000', forcePathStyle: true, prefix: '' });
   });
+
+  describe('which payment provider runs (issue: never a surprise)', () => {
+    const KEY = 'sk_test_abc123';
+    const LIVE = 'sk_live_abc123';
+    const HOOK = 'whsec_abc123';
+    const PG = 'postgres://postgres@127.0.0.1:5432/test';
+
+    it('runs the simulator on the embedded default, and when asked for by name', () => {
+      expect(loadConfig({}).paymentProvider).toBe('simulator');
+      expect(loadConfig({ NODE_ENV: 'production' }).paymentProvider).toBe('simulator');
+      const named = loadConfig({ DATABASE_URL: PG, PAYMENT_PROVIDER: 'simulator' });
+      expect(named.paymentProvider).toBe('simulator');
+      expect(named.stripe).toBeUndefined();
+    });
+
+    it('runs Stripe with both secrets', () => {
+      const c = loadConfig({ DATABASE_URL: PG, STRIPE_SECRET_KEY: LIVE, STRIPE_WEBHOOK_SECRET: HOOK });
+      expect(c.paymentProvider).toBe('stripe');
+      expect(c.stripe).toMatchObject({ secretKey: LIVE, webhookSecret: HOOK });
+      expect(loadConfig({ STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: HOOK }).paymentProvider).toBe(
+        'stripe',
+      );
+    });
+
+    it('stops on PostgreSQL without a Stripe key, naming STRIPE_SECRET_KEY and PAYMENT_PROVIDER', () => {
+      for (const env of [
+        { DATABASE_URL: PG },
+        { DATABASE_URL: PG, NODE_ENV: 'production', STRIPE_WEBHOOK_SECRET: HOOK },
+        // A misspelled variable is no key at all.
+        { DATABASE_URL: PG, STRIPE_SECRETKEY: KEY },
+      ]) {
+        expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+      }
+      expect(() => loadConfig({ DATABASE_URL: PG })).toThrow(/STRIPE_SECRET_KEY[\s\S]*PAYMENT_PROVIDER/);
+    });
+
+    it('stops on one Stripe secret without the other, on any tier', () => {
+      expect(() => loadConfig({ STRIPE_SECRET_KEY: KEY })).toThrow(/STRIPE_WEBHOOK_SECRET/);
+      expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: HOOK })).toThrow(/STRIPE_SECRET_KEY/);
+      expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(
+        /STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET/,
+      );
+    });
+
+    it('stops on a key that is not one, a simulator asked for beside Stripe keys, or an unknown provider', () => {
+      expect(() => loadConfig({ STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: HOOK })).toThrow(
+        /STRIPE_SECRET_KEY/,
+      );
+      expect(() => loadConfig({ STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: 'abc' })).toThrow(
+        /STRIPE_WEBHOOK_SECRET/,
+      );
+      expect(() =>
+        loadConfig({ PAYMENT_PROVIDER: 'simulator', STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: HOOK }),
+      ).toThrow(/PAYMENT_PROVIDER/);
+      expect(() => loadConfig({ PAYMENT_PROVIDER: 'paypal' })).toThrow(/PAYMENT_PROVIDER/);
+    });
+
+    it('takes STRIPE_API_BASE over plain http only for a loopback stub', () => {
+      const stripe = { STRIPE_SECRET_KEY: KEY, STRIPE_WEBHOOK_SECRET: HOOK };
+      for (const base of [
+        'http://127.0.0.1:12111',
+        'http://localhost:12111',
+        'http://[::1]:12111',
+        'https://api.example.com',
+      ]) {
+        expect(loadConfig({ ...stripe, STRIPE_API_BASE: base }).stripe?.apiBase, base).toBe(base);
+      }
+      for (const base of ['http://stripe-mock:12111', 'http://10.0.0.5', 'http://127.0.0.1.evil.com']) {
+        expect(() => loadConfig({ ...stripe, STRIPE_API_BASE: base }), base).toThrow(/STRIPE_API_BASE/);
+      }
+    });
+
+    it('caps an order at $999,999.99 unless told less', () => {
+      expect(loadConfig({}).maxOrderCents).toBe(99_999_999);
+      expect(loadConfig({ MAX_ORDER_TOTAL_USD: '5000' }).maxOrderCents).toBe(500_000);
+      expect(() => loadConfig({ MAX_ORDER_TOTAL_USD: '1000000' })).toThrow(/MAX_ORDER_TOTAL_USD/);
+    });
+  });
 });

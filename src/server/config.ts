@@ -33,10 +33,43 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email().default('shop@localhost'),
   MAIL_FROM: z.string().min(1).optional(),
   SMTP_URL: optionalUrl,
-  STRIPE_SECRET_KEY: z.string().optional(),
+  /** 'stripe' or 'simulator'; unset: Stripe with a key, the simulator on the embedded default only. */
+  PAYMENT_PROVIDER: z
+    .enum(['stripe', 'simulator', ''], "expected 'stripe' or 'simulator'")
+    .optional()
+    .transform((v) => v || undefined),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^(sk|rk)_(test|live)_\w+$/,
+          'expected a Stripe secret key (sk_live_..., sk_test_... or rk_...)',
+        )
+        .optional(),
+    ),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().optional(),
-  STRIPE_API_BASE: optionalUrl,
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, 'expected a webhook signing secret (whsec_...)')
+        .optional(),
+    ),
+  STRIPE_API_BASE: optionalUrl.refine(
+    (v) => v === undefined || v.startsWith('https://') || isLoopbackUrl(v),
+    'plain http: is only for a local stub on this machine (127.0.0.1, ::1 or localhost); use https://',
+  ),
+  /** The largest order total taken online, in dollars (Stripe's limit: 999,999.99). */
+  MAX_ORDER_TOTAL_USD: z.coerce.number().positive().max(999_999.99).default(999_999.99),
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(72),
   /** Uploads are refused (507) while the file store's disk has less free space than this. */
   UPLOAD_MIN_FREE_MB: z.coerce.number().int().min(0).default(512),
@@ -67,6 +100,55 @@ const envSchema = z.object({
 
 export type Env = z.input<typeof envSchema>;
 
+function isLoopbackUrl(value: string): boolean {
+  try {
+    const host = new URL(value).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Which payment provider runs, never by surprise (docs/security.md): the simulator takes no money, so it
+ * runs only on the embedded default (no DATABASE_URL) or when PAYMENT_PROVIDER=simulator says so; Stripe
+ * needs both its secrets. Anything else stops start-up naming the variables to set.
+ */
+function paymentSettings(e: z.output<typeof envSchema>) {
+  const key = e.STRIPE_SECRET_KEY;
+  const webhookSecret = e.STRIPE_WEBHOOK_SECRET;
+  const provider =
+    e.PAYMENT_PROVIDER ?? (key || webhookSecret ? 'stripe' : e.DATABASE_URL ? undefined : 'simulator');
+  if (provider === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY: not set, and the shop runs on DATABASE_URL. Set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET to take payments with Stripe, or PAYMENT_PROVIDER=simulator to run the test simulator, which takes no money.',
+    );
+  }
+  if (provider === 'simulator') {
+    if (key || webhookSecret) {
+      throw new ConfigError(
+        'Invalid configuration:\n  PAYMENT_PROVIDER: simulator, but STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is set. Remove the Stripe keys, or set PAYMENT_PROVIDER=stripe.',
+      );
+    }
+    return { paymentProvider: 'simulator' as const, stripe: undefined };
+  }
+  const missing = [!key && 'STRIPE_SECRET_KEY', !webhookSecret && 'STRIPE_WEBHOOK_SECRET'].filter(Boolean);
+  if (!key || !webhookSecret) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.join(', ')}: Stripe needs both its secret key and the webhook signing secret (PAYMENT_PROVIDER=${e.PAYMENT_PROVIDER ?? 'stripe, from the key given'}).`,
+    );
+  }
+  return {
+    paymentProvider: 'stripe' as const,
+    stripe: {
+      secretKey: key,
+      publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret,
+      apiBase: e.STRIPE_API_BASE,
+    },
+  };
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -92,14 +174,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shopEmail: e.SHOP_EMAIL,
     mailFrom: e.MAIL_FROM ?? `${e.SHOP_NAME} <${e.SHOP_EMAIL}>`,
     smtpUrl: e.SMTP_URL,
-    stripe: e.STRIPE_SECRET_KEY
-      ? {
-          secretKey: e.STRIPE_SECRET_KEY,
-          publishableKey: e.STRIPE_PUBLISHABLE_KEY,
-          webhookSecret: e.STRIPE_WEBHOOK_SECRET,
-          apiBase: e.STRIPE_API_BASE,
-        }
-      : undefined,
+    ...paymentSettings(e),
+    maxOrderCents: Math.round(e.MAX_ORDER_TOTAL_USD * 100),
     uploadRetentionMs: e.UPLOAD_RETENTION_HOURS * 3600_000,
     uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MB * 1024 * 1024,
     buildVolumeMm: { x: bx, y: by, z: bz },

@@ -33,7 +33,14 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL';
-  app.log.info(`${config.shopName} is open at ${config.publicUrl} (database: ${where})`);
+  const payments = {
+    simulator: 'the TEST simulator, no money is taken',
+    'stripe-test': 'Stripe in test mode, no money is taken',
+    'stripe-live': 'Stripe LIVE, real card payments',
+  }[app.payments.provider.mode];
+  app.log.info(
+    `${config.shopName} is open at ${config.publicUrl} (database: ${where}; payments: ${payments})`,
+  );
 }
 
 main().catch((err: unknown) => {

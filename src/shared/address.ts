@@ -74,12 +74,33 @@ export const CA_PROVINCES = {
   YT: 'Yukon',
 } as const;
 
+/**
+ * The other US regions Stripe Checkout's address form offers: territories and the military post (APO/FPO/DPO).
+ * A hosted checkout (Stripe's, or the simulator standing in for it) takes them; the shop does not ship there,
+ * so a paid order with one is kept and flagged for staff to check the address.
+ */
+export const US_OTHER_REGIONS = {
+  AS: 'American Samoa',
+  GU: 'Guam',
+  MP: 'Northern Mariana Islands',
+  VI: 'U.S. Virgin Islands',
+  UM: 'U.S. Outlying Islands',
+  AA: 'Armed Forces Americas',
+  AE: 'Armed Forces Europe',
+  AP: 'Armed Forces Pacific',
+} as const;
+
 export const SHIPPING_COUNTRY_NAMES = { US: 'United States', CA: 'Canada' } as const;
 export type ShippingCountry = keyof typeof SHIPPING_COUNTRY_NAMES;
 
-/** The states or provinces of a country, code -> name. */
+/** The states or provinces of a country the shop ships to, code -> name. */
 export function regionsOf(country: ShippingCountry): Record<string, string> {
   return country === 'CA' ? CA_PROVINCES : US_STATES;
+}
+
+/** The regions a hosted checkout offers (Stripe Checkout's list): the shop's, and the US's others. */
+export function checkoutRegionsOf(country: ShippingCountry): Record<string, string> {
+  return country === 'CA' ? CA_PROVINCES : { ...US_STATES, ...US_OTHER_REGIONS };
 }
 
 const US_ZIP = /^\d{5}(-\d{4})?$/;
@@ -95,46 +116,63 @@ export const ADDRESS_MSG = {
   province: 'Choose a province or territory.',
   zip: 'Enter a ZIP code such as 53703 or 53703-1234.',
   postal: 'Enter a postal code such as K1A 0B1.',
+  characters: 'Use letters, digits and punctuation only: no line breaks, tabs or text-direction marks.',
 } as const;
 
+/**
+ * Control characters (line breaks, tabs, NUL...) and the invisible marks that reverse the direction of text:
+ * in a name or an address they break the mail's lines or make a label read other than it is stored.
+ */
+export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
 const text = (max: number, required?: string) => {
-  const base = z.string().trim().max(max, `Use at most ${max} characters.`);
-  return required ? base.min(1, required) : base;
+  const base = z
+    .string()
+    .refine((v) => !UNSAFE_TEXT.test(v), ADDRESS_MSG.characters)
+    .transform((v) => v.trim())
+    .pipe(z.string().max(max, `Use at most ${max} characters.`));
+  return required ? base.pipe(z.string().min(1, required)) : base;
 };
 
-export const shippingAddress = z
-  .object({
-    name: text(100, ADDRESS_MSG.name),
-    line1: text(200, ADDRESS_MSG.line1),
-    line2: text(200).default(''),
-    city: text(100, ADDRESS_MSG.city),
-    state: z.string().trim().toUpperCase(),
-    postalCode: z.string().trim().toUpperCase(),
-    country: z.enum(['US', 'CA'], ADDRESS_MSG.country),
-  })
-  .superRefine((a, ctx) => {
-    const regions: Record<string, string> = regionsOf(a.country);
-    if (!Object.hasOwn(regions, a.state)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['state'],
-        message: a.country === 'CA' ? ADDRESS_MSG.province : ADDRESS_MSG.state,
-      });
-    }
-    const ok = a.country === 'CA' ? CA_POSTAL.test(a.postalCode) : US_ZIP.test(a.postalCode);
-    if (!ok) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['postalCode'],
-        message: a.country === 'CA' ? ADDRESS_MSG.postal : ADDRESS_MSG.zip,
-      });
-    }
-  })
-  // Canadian codes are stored in their printed form, 'K1A 0B1'.
-  .transform((a) =>
-    a.country === 'CA' && a.postalCode.length === 6
-      ? { ...a, postalCode: `${a.postalCode.slice(0, 3)} ${a.postalCode.slice(3)}` }
-      : a,
-  );
+const addressFields = (regions: (country: ShippingCountry) => Record<string, string>) =>
+  z
+    .object({
+      name: text(100, ADDRESS_MSG.name),
+      line1: text(200, ADDRESS_MSG.line1),
+      line2: text(200).default(''),
+      city: text(100, ADDRESS_MSG.city),
+      state: z.string().trim().toUpperCase(),
+      postalCode: z.string().trim().toUpperCase(),
+      country: z.enum(['US', 'CA'], ADDRESS_MSG.country),
+    })
+    .superRefine((a, ctx) => {
+      const known = regions(a.country);
+      if (!Object.hasOwn(known, a.state)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['state'],
+          message: a.country === 'CA' ? ADDRESS_MSG.province : ADDRESS_MSG.state,
+        });
+      }
+      const ok = a.country === 'CA' ? CA_POSTAL.test(a.postalCode) : US_ZIP.test(a.postalCode);
+      if (!ok) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['postalCode'],
+          message: a.country === 'CA' ? ADDRESS_MSG.postal : ADDRESS_MSG.zip,
+        });
+      }
+    })
+    // Canadian codes are stored in their printed form, 'K1A 0B1'.
+    .transform((a) =>
+      a.country === 'CA' && a.postalCode.length === 6
+        ? { ...a, postalCode: `${a.postalCode.slice(0, 3)} ${a.postalCode.slice(3)}` }
+        : a,
+    );
+
+/** An address the shop ships to (docs/domain.md): the US's states, DC and Puerto Rico, and Canada. */
+export const shippingAddress = addressFields(regionsOf);
+/** An address a hosted checkout accepts (the simulator's form, as Stripe's): also territories and APO/FPO. */
+export const checkoutAddress = addressFields(checkoutRegionsOf);
 export type ShippingAddress = z.output<typeof shippingAddress>;
 export type ShippingAddressInput = z.input<typeof shippingAddress>;

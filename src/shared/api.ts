@@ -7,6 +7,19 @@ import {
   resendVerificationRequest,
   resetPasswordRequest,
 } from './account.ts';
+import {
+  adminNoteRequest,
+  adminOrderChanged,
+  adminOrderDetail,
+  adminOrderList,
+  adminRefundRequest,
+  adminReprintRequest,
+  adminResolveFlagRequest,
+  adminStatusRequest,
+  productionSheet,
+  productionStartPayload,
+  productionStartRequest,
+} from './admin.ts';
 import { cartItem, cartItems } from './cart.ts';
 import {
   cartQuotePayload,
@@ -19,7 +32,7 @@ import {
 } from './checkout.ts';
 import { CONTACT_MSG, contactRequest } from './contact.ts';
 import { modelListPayload, modelPayload, quotePayload, quoteRequest, scaleRequest } from './models.ts';
-import { orderPayload } from './orders.ts';
+import { cancelOrderPayload, orderPayload } from './orders.ts';
 
 // The one table of the API the client calls: every route's method, path and, where it has them, the zod
 // schemas of its JSON body and answer. The server registers its routes from these entries and parses bodies
@@ -112,6 +125,41 @@ export const API = {
     response: simulatorPayPayload,
   }),
   orders: route('GET', '/api/get_orders.php', { response: z.array(orderPayload) }),
+  cancelOrder: route('POST', '/api/orders/:id/cancel', { body: z.object({}), response: cancelOrderPayload }),
+
+  // The back office (admins only: 401 logged out, 403 otherwise; docs/api.md "Admin")
+  adminOrders: route('GET', '/api/admin/orders', { response: adminOrderList }),
+  adminOrdersCsv: route('GET', '/api/admin/orders.csv'),
+  adminOrder: route('GET', '/api/admin/orders/:id', { response: adminOrderDetail }),
+  adminOrderStatus: route('POST', '/api/admin/orders/:id/status', {
+    body: adminStatusRequest,
+    response: adminOrderChanged,
+  }),
+  adminOrderNote: route('POST', '/api/admin/orders/:id/notes', {
+    body: adminNoteRequest,
+    response: adminOrderChanged,
+  }),
+  adminOrderRefund: route('POST', '/api/admin/orders/:id/refund', {
+    body: adminRefundRequest,
+    response: adminOrderChanged,
+  }),
+  adminResolveFlag: route('POST', '/api/admin/orders/:id/flags/:flagId/resolve', {
+    body: adminResolveFlagRequest,
+    response: adminOrderChanged,
+  }),
+  adminReprint: route('POST', '/api/admin/orders/:id/items/:itemId/reprint', {
+    body: adminReprintRequest,
+    response: adminOrderChanged,
+  }),
+  adminItemPrinted: route('POST', '/api/admin/orders/:id/items/:itemId/printed', {
+    body: z.object({}),
+    response: adminOrderChanged,
+  }),
+  adminProduction: route('GET', '/api/admin/production', { response: productionSheet }),
+  adminProductionStart: route('POST', '/api/admin/production/start', {
+    body: productionStartRequest,
+    response: productionStartPayload,
+  }),
 } as const;
 
 export type ApiRoutes = typeof API;

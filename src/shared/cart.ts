@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_ITEM_NOTES, MAX_ITEM_QUANTITY, MAX_STRENGTH, MIN_STRENGTH } from './catalog.ts';
+import {
+  colorSwatch,
+  DEFAULT_SWATCH,
+  MAX_ITEM_NOTES,
+  MAX_ITEM_QUANTITY,
+  MAX_STRENGTH,
+  MIN_STRENGTH,
+} from './catalog.ts';
 
 // One cart line as the browser keeps it (local storage `printCart`) and as a logged-in customer's cart is
 // saved on the server. `cost` is the unit price last shown: display only, the checkout prices every line.
@@ -29,3 +36,38 @@ export type CartItem = z.infer<typeof cartItem>;
 export const cartItems = z
   .array(cartItem)
   .max(MAX_CART_LINES, `A cart holds at most ${MAX_CART_LINES} lines.`);
+
+/** A line an order paid for, as the cart names it: the model, color, strength and how many. */
+export type PaidLine = { modelId: string | null; color: string; strength: number; quantity: number };
+
+const sameColor = (a: string, b: string) =>
+  colorSwatch(a) === colorSwatch(b) && colorSwatch(a) !== DEFAULT_SWATCH;
+
+/**
+ * The cart once an order is paid: each paid line's pieces leave the matching cart line (same model, color
+ * and strength), which goes when none are left; every other line stays as it is. The same array when
+ * nothing matched.
+ */
+export function withoutPaidLines<T extends Pick<CartItem, 'filePath' | 'color' | 'strength' | 'quantity'>>(
+  items: T[],
+  paid: readonly PaidLine[],
+): T[] {
+  let changed = false;
+  const left = items.map((item) => ({ item, quantity: item.quantity }));
+  for (const p of paid) {
+    let owed = p.quantity;
+    for (const l of left) {
+      if (owed === 0) break;
+      if (l.quantity === 0 || l.item.filePath !== p.modelId || l.item.strength !== p.strength) continue;
+      if (!sameColor(l.item.color, p.color)) continue;
+      const taken = Math.min(owed, l.quantity);
+      l.quantity -= taken;
+      owed -= taken;
+      changed = true;
+    }
+  }
+  if (!changed) return items;
+  return left.flatMap((l) =>
+    l.quantity === 0 ? [] : [l.quantity === l.item.quantity ? l.item : { ...l.item, quantity: l.quantity }],
+  );
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { shippingAddress } from './address.ts';
+import { checkoutAddress } from './address.ts';
 import { MAX_CART_LINES } from './cart.ts';
 
 // The checkout's payloads (docs/api.md), shared by the server's routes and the client's pages.
@@ -44,8 +44,23 @@ export type CartQuotePayload = z.infer<typeof cartQuotePayload>;
 export const checkoutSessionPayload = z.object({ id: z.string(), url: z.string() });
 export type CheckoutSessionPayload = z.infer<typeof checkoutSessionPayload>;
 
-/** GET /api/checkout/status?session_id= : the order behind a payment session, after asking the provider. */
-export const checkoutStatusPayload = z.object({ orderId: z.number(), status: z.string() });
+/**
+ * GET /api/checkout/status?session_id= : the caller's order behind a payment session, after asking the
+ * provider. `items` are the lines the order holds, so a paid order's lines (and only those) leave the cart.
+ */
+export const checkoutStatusPayload = z.object({
+  orderId: z.number(),
+  status: z.string(),
+  testMode: z.boolean(),
+  items: z.array(
+    z.object({
+      modelId: z.string().nullable(),
+      color: z.string(),
+      strength: z.number(),
+      quantity: z.number(),
+    }),
+  ),
+});
 export type CheckoutStatusPayload = z.infer<typeof checkoutStatusPayload>;
 
 /** GET /api/pay/simulator/:sessionId : what the simulator's hosted page shows. */
@@ -69,6 +84,21 @@ export const simulatorSessionPayload = z.object({
   /** Where a completed session sends the browser (the success page with the session id). */
   successUrl: z.string(),
   expiresAt: z.string(),
+  /**
+   * The name and address of the customer's last paid order, to fill the form in (editable); only for the
+   * order's own customer (their session cookie), as Stripe prefills a known customer.
+   */
+  prefill: z
+    .object({
+      name: z.string(),
+      line1: z.string(),
+      line2: z.string(),
+      city: z.string(),
+      state: z.string(),
+      postalCode: z.string(),
+      country: z.string(),
+    })
+    .nullable(),
 });
 export type SimulatorSessionPayload = z.infer<typeof simulatorSessionPayload>;
 
@@ -95,7 +125,7 @@ export const simulatorCard = z.object({
 });
 
 /** POST /api/pay/simulator/:sessionId/pay */
-export const simulatorPayRequest = z.object({ card: simulatorCard, shipping: shippingAddress });
+export const simulatorPayRequest = z.object({ card: simulatorCard, shipping: checkoutAddress });
 export type SimulatorPayInput = z.input<typeof simulatorPayRequest>;
 
 /** The pay call's answer: where to send the browser; a refusal is `{ error, field? }` (400, 402, 409). */

@@ -1,5 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import { type CartItem, cartItem, MAX_CART_LINES } from '../../shared/cart.ts';
+import {
+  type CartItem,
+  cartItem,
+  MAX_CART_LINES,
+  type PaidLine,
+  withoutPaidLines,
+} from '../../shared/cart.ts';
 import type { Db } from '../db/client.ts';
 import { savedCarts } from '../db/schema.ts';
 
@@ -30,4 +36,11 @@ export async function saveCart(db: Db, userId: number, items: CartItem[], now: D
       target: savedCarts.userId,
       set: { items: sql`excluded.items`, updatedAt: now },
     });
+}
+
+/** Takes an order's paid lines out of the account's saved cart (in the payment's transaction). */
+export async function removePaidLines(db: Db, userId: number, paid: readonly PaidLine[], now: Date) {
+  const items = await loadSavedCart(db, userId);
+  const left = withoutPaidLines(items, paid);
+  if (left !== items) await saveCart(db, userId, left, now);
 }

@@ -1,35 +1,33 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { and, asc, desc, eq, gt, isNull, notExists } from 'drizzle-orm';
 import { MAX_CART_LINES } from '../../shared/cart.ts';
 import { colorName, strengthLabel } from '../../shared/catalog.ts';
 import { formatCents } from '../../shared/format.ts';
-import type { AppContext } from '../context.ts';
-import { type Order, orderEvents, orderItems, orders, users } from '../db/schema.ts';
+import { models, type Order, orderEvents, orderFlags, orderItems, orders, users } from '../db/schema.ts';
 import type { Viewer } from '../models/owner.ts';
-import type { PreviewLinks } from '../models/preview-links.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { lineBreakdown } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { type CheckedLine, checkCartLines } from './cart-lines.ts';
-import { type CreatedSession, type PaymentProvider, PaymentProviderError } from './payment-provider.ts';
+import type { FulfilDeps } from './fulfil.ts';
+import { type CreatedSession, PaymentProviderError, type SessionLine } from './payment-provider.ts';
 import { SESSION_PLACEHOLDER } from './providers/simulator.ts';
+import { supersedeOpenCheckouts } from './supersede.ts';
 
 // Creating a checkout (POST /api/create-checkout-session.php): every line checked and priced by the
 // server, the order written `pending` with its items in one transaction, then the provider's hosted
-// session made with those prices. A second click with the same cart gets the same session.
+// session made from what was written. A customer has one open checkout: the same cart again gets the same
+// session (a double click, a second tab, a retry after the shop restarted mid-way: the provider is asked
+// again with the order's idempotency key and answers the session it made), and a changed cart's checkout
+// replaces the open one (supersede.ts), so the same print cannot be bought twice by accident.
 
-export type CheckoutDeps = {
-  ctx: AppContext;
-  provider: PaymentProvider;
-  previewLinks: PreviewLinks;
-  log: FastifyBaseLogger;
-};
+export type CheckoutDeps = FulfilDeps & { log: NonNullable<FulfilDeps['log']> };
 
-type Placed = { kind: 'new'; order: Order; email: string } | { kind: 'reuse'; order: Order };
-
-/** Sessions expire after 24 hours, as Stripe's do by default. */
-export const SESSION_TTL_MS = 24 * 3600_000;
+/**
+ * Sessions expire a little inside Stripe's 24-hour bound, so a clock a few minutes off never makes Stripe
+ * refuse the session.
+ */
+export const SESSION_TTL_MS = 23 * 3600_000 + 50 * 60_000;
 /** An identical cart checked out again within this time reuses the open session. */
 export const REUSE_WINDOW_MS = 30 * 60_000;
 
@@ -38,7 +36,10 @@ export const CHECKOUT_MSG = {
   empty: 'Your cart is empty.',
   tooMany: `A cart holds at most ${MAX_CART_LINES} lines.`,
   starting: 'Your checkout is being started in another tab. Please wait a moment and try again.',
+  replaced: 'Your cart changed in another tab while this checkout started. Please check out again.',
   providerDown: 'The payment service is not available right now. Please try again in a few minutes.',
+  overCap: (max: number) =>
+    `This order comes to more than we can take online (${formatCents(max)}). Please contact us for a quote.`,
 } as const;
 
 /** What identifies a cart as priced: the same lines at the same prices give the same hash. */
@@ -54,13 +55,20 @@ export function cartHashOf(lines: CheckedLine[]): string {
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
-function describe(l: CheckedLine): string {
+/** 'Red · Solid (5/5) · 10 × $22.46 · 5% quantity discount' */
+export function describeLine(l: {
+  color: string;
+  strength: number;
+  quantity: number;
+  unitCents: number;
+  discountPercent: number;
+}): string {
   const parts = [
     colorName(l.color),
     `${strengthLabel(l.strength)} (${l.strength}/5)`,
-    `${l.quantity} × ${formatCents(l.price.unitCents)}`,
+    `${l.quantity} × ${formatCents(l.unitCents)}`,
   ];
-  if (l.price.discountPercent > 0) parts.push(`${l.price.discountPercent}% quantity discount`);
+  if (l.discountPercent > 0) parts.push(`${l.discountPercent}% quantity discount`);
   return parts.join(' · ');
 }
 
@@ -86,16 +94,20 @@ async function checkedLines(deps: CheckoutDeps, viewer: Viewer, cartItems: unkno
   return lines;
 }
 
+type Placed = { kind: 'new'; order: Order } | { kind: 'reuse'; order: Order };
+
 export async function createCheckout(
   deps: CheckoutDeps,
   user: { id: number; isAdmin: boolean },
   cartItems: unknown,
 ): Promise<CreatedSession> {
-  const { ctx, provider } = deps;
+  const { ctx } = deps;
   const viewer: Viewer = { userId: user.id, isAdmin: user.isAdmin, visitorHash: null };
   const lines = await checkedLines(deps, viewer, cartItems);
   const cartHash = cartHashOf(lines);
   const totalCents = lines.reduce((sum, l) => sum + l.price.lineCents, 0);
+  if (totalCents > ctx.config.maxOrderCents)
+    throw new HttpError(400, CHECKOUT_MSG.overCap(ctx.config.maxOrderCents));
   const now = ctx.now();
 
   const placed = await ctx.db.transaction(async (tx): Promise<Placed> => {
@@ -114,8 +126,13 @@ export async function createCheckout(
           eq(orders.userId, user.id),
           eq(orders.status, 'pending'),
           eq(orders.cartHash, cartHash),
-          isNull(orders.flag),
           gt(orders.createdAt, new Date(now.getTime() - REUSE_WINDOW_MS)),
+          notExists(
+            tx
+              .select({ id: orderFlags.id })
+              .from(orderFlags)
+              .where(and(eq(orderFlags.orderId, orders.id), isNull(orderFlags.resolvedAt))),
+          ),
         ),
       )
       .orderBy(desc(orders.createdAt))
@@ -130,8 +147,9 @@ export async function createCheckout(
         subtotalCents: totalCents,
         shippingCents: 0,
         currency: 'usd',
+        customerEmail: owner.email,
         cartHash,
-        paymentProvider: provider.name,
+        paymentProvider: deps.provider.name,
         createdAt: now,
         updatedAt: now,
       })
@@ -162,52 +180,31 @@ export async function createCheckout(
       note: 'checkout started',
       createdAt: now,
     });
-    return { kind: 'new', order, email: owner.email };
+    return { kind: 'new', order };
   });
 
+  const { order } = placed;
   if (placed.kind === 'reuse') {
-    const o = placed.order;
-    const stillOpen = o.paymentExpiresAt && o.paymentExpiresAt.getTime() > now.getTime() + 60_000;
-    if (o.paymentSessionId && o.paymentUrl && stillOpen) {
-      return { id: o.paymentSessionId, url: o.paymentUrl, expiresAt: o.paymentExpiresAt! };
+    const stillOpen = order.paymentExpiresAt && order.paymentExpiresAt.getTime() > now.getTime() + 60_000;
+    if (order.paymentSessionId && order.paymentUrl && stillOpen) {
+      return { id: order.paymentSessionId, url: order.paymentUrl, expiresAt: order.paymentExpiresAt! };
     }
-    // Its session is still being made by the first request.
-    throw new HttpError(409, CHECKOUT_MSG.starting);
+    if (order.paymentSessionId) throw new HttpError(409, CHECKOUT_MSG.starting);
+    // No session recorded: the first request is still at the provider, or died before recording it (a
+    // restart). Asking again with the order's key answers the session it made, or makes it now.
   }
 
-  const { order } = placed;
-  const { publicUrl } = ctx.config;
-  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   let session: CreatedSession;
   try {
-    const sessionLines = [];
-    for (const l of lines) {
-      sessionLines.push({
-        name: l.model.fileName,
-        description: describe(l),
-        imageUrl: l.model.previewKey ? await deps.previewLinks.sign(l.model.id, expiresAt) : null,
-        amountCents: l.price.lineCents,
-      });
-    }
-    session = await provider.createSession({
-      orderId: order.id,
-      currency: order.currency,
-      lines: sessionLines,
-      customerEmail: placed.email,
-      successUrl: `${publicUrl}/payment-success?session_id=${SESSION_PLACEHOLDER}`,
-      cancelUrl: `${publicUrl}/payment-cancel`,
-      expiresAt,
-    });
+    session = await openSession(deps, order);
   } catch (err) {
-    // Nothing was paid and no session exists: the order never happened.
-    await ctx.db.delete(orders).where(eq(orders.id, order.id));
-    if (err instanceof PaymentProviderError) {
-      deps.log.error({ err, orderId: order.id }, 'payment session not created');
-      throw new HttpError(502, CHECKOUT_MSG.providerDown);
-    }
-    throw err;
+    if (!(err instanceof PaymentProviderError)) throw err;
+    deps.log.error({ err, orderId: order.id }, 'payment session not created');
+    // Nothing was paid and no session exists: a new order never happened (a reused one stays for a retry).
+    if (placed.kind === 'new') await ctx.db.delete(orders).where(eq(orders.id, order.id));
+    throw new HttpError(502, CHECKOUT_MSG.providerDown);
   }
-  await ctx.db
+  const [recorded] = await ctx.db
     .update(orders)
     .set({
       paymentSessionId: session.id,
@@ -215,6 +212,70 @@ export async function createCheckout(
       paymentExpiresAt: session.expiresAt,
       updatedAt: ctx.now(),
     })
-    .where(eq(orders.id, order.id));
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'pending')))
+    .returning({ id: orders.id });
+  if (!recorded) {
+    // A newer checkout (another tab) replaced this order while its session was being made.
+    await deps.provider.expireSession(session.id).catch(() => undefined);
+    throw new HttpError(409, CHECKOUT_MSG.replaced);
+  }
+  if (placed.kind === 'new') await supersedeOpenCheckouts(deps, user.id, order.id);
   return session;
+}
+
+/**
+ * Makes (or, asked again, finds) the provider's session for a pending order, from what the order holds:
+ * the same order always gives the same request, so the provider's idempotency key can answer a retry.
+ */
+export async function openSession(deps: CheckoutDeps, order: Order): Promise<CreatedSession> {
+  const { ctx, provider } = deps;
+  const items = await ctx.db
+    .select({ item: orderItems, previewKey: models.previewKey })
+    .from(orderItems)
+    .leftJoin(models, eq(models.id, orderItems.modelId))
+    .where(eq(orderItems.orderId, order.id))
+    .orderBy(asc(orderItems.id));
+  const expiresAt = new Date(order.createdAt.getTime() + SESSION_TTL_MS);
+  const lines: SessionLine[] = [];
+  for (const { item, previewKey } of items) {
+    lines.push({
+      name: item.fileName,
+      description: describeLine({
+        color: item.color,
+        strength: item.strength,
+        quantity: item.quantity,
+        unitCents: item.unitPriceCents,
+        discountPercent: item.breakdown?.discountPercent ?? 0,
+      }),
+      imageUrl: item.modelId && previewKey ? await deps.previewLinks.sign(item.modelId, expiresAt) : null,
+      amountCents: item.lineTotalCents,
+    });
+  }
+  const [user] = await ctx.db.select().from(users).where(eq(users.id, order.userId));
+  if (!user) throw new HttpError(401, 'You are not logged in.');
+  const installId = await deps.installId();
+  const providerCustomerId = await provider.customerFor(
+    {
+      id: user.id,
+      email: user.email,
+      username: user.username,
+      idempotencyKey: `${installId}:customer:${user.id}`,
+    },
+    user.stripeCustomerId,
+  );
+  if (providerCustomerId && providerCustomerId !== user.stripeCustomerId) {
+    await ctx.db.update(users).set({ stripeCustomerId: providerCustomerId }).where(eq(users.id, user.id));
+  }
+  const { publicUrl, shopName } = ctx.config;
+  return provider.createSession({
+    orderId: order.id,
+    currency: order.currency,
+    lines,
+    customer: { email: order.customerEmail ?? user.email, providerCustomerId },
+    description: `Order #${order.id} at ${shopName}`,
+    successUrl: `${publicUrl}/payment-success?session_id=${SESSION_PLACEHOLDER}`,
+    cancelUrl: `${publicUrl}/payment-cancel?order=${order.id}`,
+    expiresAt,
+    idempotencyKey: `${installId}:order:${order.id}`,
+  });
 }

@@ -14,7 +14,10 @@ const session = (overrides: Partial<SessionState> = {}): SessionState => ({
   amountTotalCents: 2500,
   currency: 'usd',
   paymentIntentId: 'pi_1',
+  paymentIntentStatus: 'succeeded',
+  chargeId: 'ch_1',
   shipping: null,
+  rawShipping: null,
   orderId: 1,
   ...overrides,
 });
@@ -37,10 +40,26 @@ describe('decide', () => {
       kind: 'none',
     });
     expect(
-      decide(order('pending'), session({ paymentStatus: 'unpaid' }), 'checkout.session.completed'),
+      decide(
+        order('pending'),
+        session({ paymentStatus: 'unpaid', paymentIntentStatus: 'processing' }),
+        'checkout.session.completed',
+      ),
     ).toEqual({
       kind: 'none',
     });
+  });
+
+  it('fails a complete, unpaid session whose payment will not be made any more (no event needed)', () => {
+    for (const intent of ['requires_payment_method', 'canceled']) {
+      expect(
+        decide(order('pending'), session({ paymentStatus: 'unpaid', paymentIntentStatus: intent })),
+      ).toMatchObject({ kind: 'move', to: 'failed' });
+    }
+    // Still under way: wait.
+    expect(
+      decide(order('pending'), session({ paymentStatus: 'unpaid', paymentIntentStatus: 'processing' })),
+    ).toEqual({ kind: 'none' });
   });
 
   it('fails an async payment that failed, and cancels an expired session', () => {

@@ -1,28 +1,48 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { SHIPPING_COUNTRY_NAMES } from '../../shared/address.ts';
 import type { OrderStatus } from '../../shared/catalog.ts';
+import { removePaidLines } from '../cart/saved-cart.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { type Order, orderEvents, orderItems, orders, paymentEvents, users } from '../db/schema.ts';
-import { enqueueMail } from '../jobs/outbox-repository.ts';
+import { models, type Order, orderItems, orders, paymentEvents, users } from '../db/schema.ts';
 import type { PreviewLinks } from '../models/preview-links.ts';
+import { raiseFlag } from '../orders/flags.ts';
+import { queueOrderMail } from '../orders/order-mails.ts';
 import { shipByDate } from '../orders/ship-by.ts';
-import { canMove } from '../orders/status.ts';
-import { confirmationMail } from './confirmation-mail.ts';
-import type { PaymentProvider, SessionState } from './payment-provider.ts';
+import { canMove, moveOrder } from '../orders/state-machine.ts';
+import { confirmationMail, type MailAddress } from './confirmation-mail.ts';
+import type { InstallId } from './install-id.ts';
+import {
+  type PaymentProvider,
+  type RawAddress,
+  SessionNotFoundError,
+  type SessionState,
+} from './payment-provider.ts';
 
 // fulfilCheckout: the one way an order leaves `pending` (docs/domain.md). The webhook, the success page's
 // status call, the simulator's Pay and the reconcile job all call it with a session id; it reads the
 // session from the provider (never the caller's word) and, in one transaction, applies what it says:
-// - a provider event id is stored uniquely first, so a repeated event is applied once;
+// - a provider event id is stored uniquely first, so a repeated event is applied once (and a redelivered
+//   one is known before the provider is even asked);
 // - the order row is locked, so concurrent calls for one session make one transition and one mail;
 // - pending -> paid only when the session is paid for exactly the order's amount and currency (otherwise
-//   the order is flagged for staff, since money may have to go back); a failed async payment -> failed;
-//   an expired session -> cancelled; nothing ever moves an order backwards.
+//   the order is flagged for staff, since money may have to go back); a failed payment -> failed; an
+//   expired session -> cancelled; nothing ever moves an order backwards (orders/state-machine.ts);
+// - a paid order keeps the address it was paid with, even one the shop's rules refuse (then flagged), and
+//   its lines leave the account's saved cart.
 
-export type FulfilDeps = { ctx: AppContext; provider: PaymentProvider; previewLinks: PreviewLinks };
+export type FulfilDeps = {
+  ctx: AppContext;
+  provider: PaymentProvider;
+  previewLinks: PreviewLinks;
+  installId: InstallId;
+  /** Where flags are logged (warn); the app's logger. */
+  log?: FastifyBaseLogger;
+};
 
 export type FulfilSource = {
-  actor: 'webhook' | 'simulator' | 'customer' | 'reconcile';
+  actor: 'webhook' | 'simulator' | 'customer' | 'reconcile' | 'system';
   /** The provider's event id, when an event caused the call. */
   eventId?: string;
   eventType?: string;
@@ -35,28 +55,38 @@ export type FulfilResult = {
   changed: boolean;
   /** The event had been applied before: nothing was done. */
   duplicate: boolean;
+  /** The provider does not know the session (a signed event for another shop's): nothing was done. */
+  unknownSession?: boolean;
 };
 
 const ASYNC_FAILED = 'checkout.session.async_payment_failed';
+/** A PaymentIntent in these states will not be paid by this session any more. */
+const INTENT_FAILED = new Set(['requires_payment_method', 'canceled']);
 /** How long the preview links in the confirmation mail work. */
 const MAIL_IMAGE_TTL_MS = 365 * 24 * 3600_000;
 
 type Outcome =
   | { kind: 'none' }
   | { kind: 'move'; to: OrderStatus; note: string }
-  | { kind: 'flag'; flag: string };
+  | { kind: 'flag'; flag: 'amount_mismatch' | 'paid_after_cancel'; details: string };
 
 /** What a session says about an order, given where the order stands. */
 export function decide(order: Order, session: SessionState, eventType?: string): Outcome {
   const paid = session.paymentStatus === 'paid';
   if (order.status !== 'pending') {
-    // Money taken for an order that will not go ahead (failed or cancelled first): staff must refund it.
+    // Money taken for an order that will not go ahead (failed, cancelled or replaced first): staff must
+    // refund it or fulfil it; it is never lost.
     if (
       paid &&
       (order.status === 'failed' || order.status === 'cancelled') &&
       order.amountPaidCents === null
     ) {
-      return { kind: 'flag', flag: `Paid after the order was ${order.status}: refund or fulfil it.` };
+      const why = order.cancelReason ? ` (${order.cancelReason})` : '';
+      return {
+        kind: 'flag',
+        flag: 'paid_after_cancel',
+        details: `Paid ${formatAmount(session)} after the order was ${order.status}${why}: refund or fulfil it.`,
+      };
     }
     return { kind: 'none' };
   }
@@ -66,43 +96,105 @@ export function decide(order: Order, session: SessionState, eventType?: string):
     if (amountOk && currencyOk) return { kind: 'move', to: 'paid', note: 'payment received' };
     return {
       kind: 'flag',
-      flag: `Paid ${session.amountTotalCents ?? '?'} ${session.currency ?? '?'} for an order of ${order.totalCents} ${order.currency}: check and refund.`,
+      flag: 'amount_mismatch',
+      details: `Paid ${formatAmount(session)} for an order of ${order.totalCents} ${order.currency}: check and refund.`,
     };
   }
-  if (eventType === ASYNC_FAILED && session.status === 'complete') {
-    return { kind: 'move', to: 'failed', note: 'the payment failed' };
+  if (session.status === 'complete') {
+    if (eventType === ASYNC_FAILED) return { kind: 'move', to: 'failed', note: 'the payment failed' };
+    // Complete but unpaid, and no event said why: the PaymentIntent tells whether it still may be paid.
+    if (session.paymentIntentStatus && INTENT_FAILED.has(session.paymentIntentStatus)) {
+      return { kind: 'move', to: 'failed', note: `the payment failed (${session.paymentIntentStatus})` };
+    }
   }
   if (session.status === 'expired')
     return { kind: 'move', to: 'cancelled', note: 'the checkout expired unpaid' };
   return { kind: 'none' };
 }
 
+const formatAmount = (s: SessionState) => `${s.amountTotalCents ?? '?'} ${s.currency ?? '?'}`;
+
+/** Whether an event id was applied before (checked before the provider is asked, so a repeat costs nothing). */
+async function eventSeen(db: Db, eventId: string | undefined): Promise<boolean> {
+  if (!eventId) return false;
+  const [row] = await db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, eventId));
+  return row !== undefined;
+}
+
 /** Stores the event id; false when it was stored before (the event was applied already). */
-async function recordEvent(tx: Db, provider: string, source: FulfilSource): Promise<boolean> {
+export async function recordEvent(
+  tx: Db,
+  provider: string,
+  source: Pick<FulfilSource, 'eventId' | 'eventType'>,
+  outcome?: string,
+): Promise<boolean> {
   if (!source.eventId) return true;
   const inserted = await tx
     .insert(paymentEvents)
-    .values({ id: source.eventId, provider, type: source.eventType ?? 'unknown' })
+    .values({ id: source.eventId, provider, type: source.eventType ?? 'unknown', outcome: outcome ?? null })
     .onConflictDoNothing({ target: paymentEvents.id })
     .returning({ id: paymentEvents.id });
   return inserted.length === 1;
 }
 
-async function queueConfirmation(
-  deps: FulfilDeps,
+export async function setEventOutcome(
   tx: Db,
-  order: Order,
-  session: SessionState,
-  shipBy: string,
+  source: Pick<FulfilSource, 'eventId'>,
+  orderId: number | null,
+  outcome: string,
 ) {
+  if (!source.eventId) return;
+  await tx.update(paymentEvents).set({ orderId, outcome }).where(eq(paymentEvents.id, source.eventId));
+}
+
+/** Control characters and direction marks become spaces: a raw address never breaks a mail's lines. */
+const tidy = (v: string, max: number) =>
+  v
+    .replace(/[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, ' ')
+    .trim()
+    .slice(0, max);
+
+function addressColumns(a: RawAddress) {
+  return {
+    shippingName: tidy(a.name, 200),
+    shippingLine1: tidy(a.line1, 300),
+    shippingLine2: tidy(a.line2, 300) || null,
+    shippingCity: tidy(a.city, 200),
+    shippingState: tidy(a.state, 100),
+    shippingPostalCode: tidy(a.postalCode, 40),
+    shippingCountry: tidy(a.country, 10),
+  };
+}
+
+/** The address the order keeps: the one the shop's rules accept, else the raw one (the order is flagged). */
+function paidAddress(session: SessionState): MailAddress | null {
+  const a = session.shipping ?? session.rawShipping;
+  if (!a) return null;
+  const c = addressColumns(a);
+  return {
+    name: c.shippingName,
+    line1: c.shippingLine1,
+    line2: c.shippingLine2 ?? '',
+    city: c.shippingCity,
+    state: c.shippingState,
+    postalCode: c.shippingPostalCode,
+    country: SHIPPING_COUNTRY_NAMES[c.shippingCountry as 'US' | 'CA'] ?? c.shippingCountry,
+  };
+}
+
+async function queueConfirmation(deps: FulfilDeps, tx: Db, order: Order, address: MailAddress | null) {
   const [user] = await tx.select().from(users).where(eq(users.id, order.userId)).limit(1);
-  if (!user || !session.shipping) return;
+  if (!user) return;
   const items = await tx
     .select()
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id))
     .orderBy(asc(orderItems.id));
-  const imagesUntil = new Date(deps.ctx.now().getTime() + MAIL_IMAGE_TTL_MS);
+  const now = deps.ctx.now();
+  const imagesUntil = new Date(now.getTime() + MAIL_IMAGE_TTL_MS);
   const lines = [];
   for (const i of items) {
     lines.push({
@@ -117,23 +209,45 @@ async function queueConfirmation(
     });
   }
   const { config } = deps.ctx;
-  await enqueueMail(
-    tx,
-    confirmationMail(
-      { shopName: config.shopName, publicUrl: config.publicUrl },
-      {
-        to: user.email,
-        username: user.username,
-        orderId: order.id,
-        currency: order.currency,
-        totalCents: order.totalCents,
-        shippingCents: order.shippingCents,
-        lines,
-        shipping: session.shipping,
-        shipBy,
-      },
-    ),
+  const mail = confirmationMail(
+    { shopName: config.shopName, publicUrl: config.publicUrl },
+    {
+      to: order.customerEmail ?? user.email,
+      username: user.username,
+      orderId: order.id,
+      testMode: order.paymentProvider === 'simulator',
+      currency: order.currency,
+      totalCents: order.totalCents,
+      shippingCents: order.shippingCents,
+      lines,
+      shipping: address,
+      shipBy: order.shipBy ?? '',
+    },
   );
+  await queueOrderMail(tx, order, mail, { actor: 'system', now });
+  await removePaidLines(
+    tx,
+    order.userId,
+    items.map((i) => ({ modelId: i.modelId, color: i.color, strength: i.strength, quantity: i.quantity })),
+    now,
+  );
+}
+
+/** A paid order holding a model whose shells the analysis turned outward: staff check the print. */
+async function flagCorrectedModels(deps: FulfilDeps, tx: Db, order: Order, actor: string) {
+  const corrected = await tx
+    .select({ fileName: orderItems.fileName, shells: models.correctedShells })
+    .from(orderItems)
+    .innerJoin(models, eq(models.id, orderItems.modelId))
+    .where(and(eq(orderItems.orderId, order.id), gt(models.correctedShells, 0)));
+  if (corrected.length === 0) return;
+  const names = corrected.map((c) => `${c.fileName} (${c.shells} inside out)`).join(', ');
+  await raiseFlag(tx, deps.ctx, deps.log, order, {
+    kind: 'model_corrected',
+    details: `The analysis turned inside-out parts of these models outward and priced them in full: ${names}. Check that the print is what the customer meant.`,
+    sourceKey: 'models',
+    actor,
+  });
 }
 
 export async function fulfilCheckout(
@@ -142,9 +256,21 @@ export async function fulfilCheckout(
   source: FulfilSource,
 ): Promise<FulfilResult> {
   const { ctx, provider } = deps;
+  if (await eventSeen(ctx.db, source.eventId)) {
+    return { orderId: null, status: null, changed: false, duplicate: true };
+  }
   // Asked before the transaction: a provider that is slow must not hold a row lock.
-  const session = await provider.retrieveSession(sessionId);
-  // The mail's preview links are signed inside the transaction: their key must be read before it.
+  let session: SessionState;
+  try {
+    session = await provider.retrieveSession(sessionId);
+  } catch (err) {
+    if (!(err instanceof SessionNotFoundError)) throw err;
+    // A validly signed event for a session this provider account does not know: nothing to do, and
+    // answering an error would only make the provider deliver it again for days.
+    await recordEvent(ctx.db, provider.name, source, 'ignored: unknown session');
+    return { orderId: null, status: null, changed: false, duplicate: false, unknownSession: true };
+  }
+  // Keys read inside the transaction must be read before it (PGlite has one connection).
   await deps.previewLinks.ready();
   let mailQueued = false;
   const result = await ctx.db.transaction(async (tx): Promise<FulfilResult> => {
@@ -162,52 +288,52 @@ export async function fulfilCheckout(
       await setEventOutcome(tx, source, order.id, 'no change');
       return { orderId: order.id, status: order.status, changed: false, duplicate: false };
     }
+    const address = session.shipping ?? session.rawShipping;
     const paymentFacts = {
       amountPaidCents: session.paymentStatus === 'paid' ? session.amountTotalCents : null,
       paymentIntentId: session.paymentIntentId,
-      ...(session.shipping ? shippingColumns(session.shipping) : {}),
+      paymentChargeId: session.chargeId,
+      ...(address ? addressColumns(address) : {}),
       updatedAt: now,
     };
     if (outcome.kind === 'flag') {
-      await tx
-        .update(orders)
-        .set({ ...paymentFacts, flag: outcome.flag })
-        .where(eq(orders.id, order.id));
-      await tx.insert(orderEvents).values({
-        orderId: order.id,
+      const [flagged] = await tx.update(orders).set(paymentFacts).where(eq(orders.id, order.id)).returning();
+      await raiseFlag(tx, ctx, deps.log, flagged ?? order, {
+        kind: outcome.flag,
+        details: outcome.details,
+        sourceKey: session.id,
+        blocking: true,
         actor: source.actor,
-        fromStatus: order.status,
-        toStatus: order.status,
-        note: `flagged: ${outcome.flag}`,
-        createdAt: now,
       });
+      mailQueued = true;
       await setEventOutcome(tx, source, order.id, 'flagged');
       return { orderId: order.id, status: order.status, changed: true, duplicate: false };
     }
-    if (!canMove(order.status, outcome.to)) {
+    if (!canMove(order.status, outcome.to, 'payment')) {
       await setEventOutcome(tx, source, order.id, 'no change');
       return { orderId: order.id, status: order.status, changed: false, duplicate: false };
     }
-    const shipBy = outcome.to === 'paid' ? shipByDate(now) : null;
-    await tx
-      .update(orders)
-      .set({
-        ...paymentFacts,
-        status: outcome.to,
-        paymentUrl: null,
-        ...(outcome.to === 'paid' ? { paidAt: now, shipBy } : {}),
-      })
-      .where(eq(orders.id, order.id));
-    await tx.insert(orderEvents).values({
-      orderId: order.id,
+    const moved = await moveOrder(tx, order, outcome.to, {
+      role: 'payment',
       actor: source.actor,
-      fromStatus: order.status,
-      toStatus: outcome.to,
       note: outcome.note,
-      createdAt: now,
+      now,
+      set: { ...paymentFacts, ...(outcome.to === 'paid' ? { shipBy: shipByDate(now) } : {}) },
     });
-    if (outcome.to === 'paid' && shipBy) {
-      await queueConfirmation(deps, tx, order, session, shipBy);
+    if (outcome.to === 'paid') {
+      if (!session.shipping) {
+        await raiseFlag(tx, ctx, deps.log, moved, {
+          kind: 'address_unreadable',
+          details: session.rawShipping
+            ? `The shipping address does not meet our rules (US states, DC and Puerto Rico, or Canada; fields within their lengths): check it with the customer before shipping. As paid: ${Object.values(addressColumns(session.rawShipping)).filter(Boolean).join(', ')}`
+            : 'The payment came without a shipping address: ask the customer for it before shipping.',
+          blocking: true,
+          sourceKey: session.id,
+          actor: source.actor,
+        });
+      }
+      await flagCorrectedModels(deps, tx, moved, source.actor);
+      await queueConfirmation(deps, tx, moved, paidAddress(session));
       mailQueued = true;
     }
     await setEventOutcome(tx, source, order.id, outcome.to);
@@ -236,72 +362,4 @@ async function lockOrderOf(tx: Db, session: SessionState): Promise<Order | undef
   if (!byReference) return undefined;
   await tx.update(orders).set({ paymentSessionId: session.id }).where(eq(orders.id, byReference.id));
   return { ...byReference, paymentSessionId: session.id };
-}
-
-async function setEventOutcome(tx: Db, source: FulfilSource, orderId: number | null, outcome: string) {
-  if (!source.eventId) return;
-  await tx.update(paymentEvents).set({ orderId, outcome }).where(eq(paymentEvents.id, source.eventId));
-}
-
-function shippingColumns(a: NonNullable<SessionState['shipping']>) {
-  return {
-    shippingName: a.name,
-    shippingLine1: a.line1,
-    shippingLine2: a.line2 || null,
-    shippingCity: a.city,
-    shippingState: a.state,
-    shippingPostalCode: a.postalCode,
-    shippingCountry: a.country,
-  };
-}
-
-/**
- * charge.refunded: records what the provider says was refunded in all (it only grows, and never exceeds
- * what was paid), once per event, with an order event.
- */
-export async function recordRefund(
-  ctx: AppContext,
-  provider: string,
-  event: { id: string; type: string },
-  charge: { paymentIntentId: string | null; amountRefundedCents: number },
-): Promise<{ orderId: number | null; refundedCents: number | null }> {
-  return ctx.db.transaction(async (tx) => {
-    if (!(await recordEvent(tx, provider, { actor: 'webhook', eventId: event.id, eventType: event.type }))) {
-      return { orderId: null, refundedCents: null };
-    }
-    if (!charge.paymentIntentId) return { orderId: null, refundedCents: null };
-    const [order] = await tx
-      .select()
-      .from(orders)
-      .where(eq(orders.paymentIntentId, charge.paymentIntentId))
-      .for('update');
-    if (!order) {
-      await setEventOutcome(tx, { actor: 'webhook', eventId: event.id }, null, 'no order for this payment');
-      return { orderId: null, refundedCents: null };
-    }
-    const paid = order.amountPaidCents ?? 0;
-    const refunded = Math.min(paid, Math.max(order.amountRefundedCents, charge.amountRefundedCents));
-    if (refunded !== order.amountRefundedCents) {
-      const now = ctx.now();
-      await tx
-        .update(orders)
-        .set({ amountRefundedCents: refunded, updatedAt: now })
-        .where(eq(orders.id, order.id));
-      await tx.insert(orderEvents).values({
-        orderId: order.id,
-        actor: 'webhook',
-        fromStatus: order.status,
-        toStatus: order.status,
-        note: `refunded ${refunded} of ${paid} cents in all`,
-        createdAt: now,
-      });
-    }
-    await setEventOutcome(tx, { actor: 'webhook', eventId: event.id }, order.id, `refunded ${refunded}`);
-    return { orderId: order.id, refundedCents: refunded };
-  });
-}
-
-/** Marks that the reconcile job asked about an order now (so it asks again only later). */
-export async function markChecked(db: Db, orderId: number, now: Date): Promise<void> {
-  await db.update(orders).set({ paymentCheckedAt: now }).where(eq(orders.id, orderId));
 }

@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countRows } from '../auth/testing.ts';
-import { orderEvents, orders, outbox, paymentEvents } from '../db/schema.ts';
-import { createPreviewLinks } from '../models/preview-links.ts';
+import { orderEvents, orderFlags, orders, outbox, paymentEvents, refunds } from '../db/schema.ts';
+import { captureLog, LEVEL } from '../testing/log-capture.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
-import { StripeProvider } from './providers/stripe.ts';
 import { reconcilePendingOrders } from './reconcile.ts';
 import { type StripeFake, signedEvent, startStripeFake } from './testing/stripe-fake.ts';
 import {
@@ -74,19 +73,36 @@ const sessionEvent = (type: string, sessionId: string, options: { id?: string; t
 async function state(sessionId: string) {
   const db = t.database.db;
   const order = await orderOfSession(t, sessionId);
+  const flags = order
+    ? await db
+        .select({ kind: orderFlags.kind })
+        .from(orderFlags)
+        .where(and(eq(orderFlags.orderId, order.id), isNull(orderFlags.resolvedAt)))
+    : [];
   return {
     order: {
       status: order?.status,
-      flag: order?.flag,
+      flags: flags.map((f) => f.kind),
       amountPaid: order?.amountPaidCents,
       refunded: order?.amountRefundedCents,
       intent: order?.paymentIntentId,
       shippingName: order?.shippingName,
     },
-    events: await countRows(db, orderEvents),
+    /** Status changes only (mails and flags have their own counts). */
+    events: (await db.select({ id: orderEvents.id }).from(orderEvents).where(eq(orderEvents.kind, 'status')))
+      .length,
     paymentEvents: await countRows(db, paymentEvents),
     mails: await countRows(db, outbox),
   };
+}
+
+/** Mails queued to the shop's own address whose subject says an order needs review. */
+async function staffMails(orderId: number): Promise<string[]> {
+  const rows = await t.database.db
+    .select({ subject: sql<string>`${outbox.payload}->>'subject'` })
+    .from(outbox)
+    .where(sql`${outbox.payload}->>'subject' like ${`Order #${orderId} needs review:%`}`);
+  return rows.map((r) => r.subject);
 }
 
 /** How many confirmation mails were queued for the order of a session. */
@@ -127,18 +143,26 @@ describe('signatures (docs/security.md 36)', () => {
     expect((await state(id)).order.status).toBe('paid');
   });
 
-  it('answers 500 when no webhook secret is configured (and in the simulator tier)', async () => {
-    const noSecret = await buildTestApp({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_API_BASE: fake.url });
-    const simulator = await buildTestApp();
+  it('answers 404 without Stripe in use: rate-limited, no error line, nothing stored', async () => {
+    const log = captureLog();
+    const simulator = await buildTestApp({ LOG_LEVEL: 'info' }, { logStream: log.stream });
     try {
-      for (const app of [noSecret, simulator]) {
-        const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', { id: 'cs_test_x' });
-        const res = await deliver(e.payload, e.signature, app);
-        expect(res.statusCode).toBe(500);
-        expect(await countRows(app.database.db, paymentEvents)).toBe(0);
+      const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', { id: 'cs_test_x' });
+      for (let i = 0; i < 20; i++) {
+        const res = await deliver(e.payload, e.signature, simulator);
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ error: 'Not found.' });
       }
+      expect(await countRows(simulator.database.db, paymentEvents)).toBe(0);
+      const about = (l: { msg?: string }) => !(l.msg ?? '').startsWith('no built client');
+      expect(log.entries().filter((l) => l.level >= LEVEL.warn && about(l))).toEqual([]);
+      // Rate-limited like any open door: 600 a minute per address, scaled.
+      let limited = 0;
+      for (let i = 0; i < 600 && limited === 0; i++) {
+        if ((await deliver('{}', undefined, simulator)).statusCode === 429) limited++;
+      }
+      expect(limited).toBe(1);
     } finally {
-      await noSecret.close();
       await simulator.close();
     }
   });
@@ -158,7 +182,7 @@ describe('checkout.session events', () => {
     const order = await orderOfSession(t, id);
     expect(after.order).toEqual({
       status: 'paid',
-      flag: null,
+      flags: [],
       amountPaid: order!.totalCents,
       refunded: 0,
       intent: fake.sessions.get(id)!.payment_intent,
@@ -244,8 +268,15 @@ describe('checkout.session events', () => {
       expect((await deliver(e.payload, e.signature)).statusCode).toBe(200);
       const after = await state(id);
       expect(after.order.status).toBe('pending');
-      expect(after.order.flag).toMatch(/check and refund/);
-      expect(after.mails).toBe(before.mails);
+      expect(after.order.flags).toEqual(['amount_mismatch']);
+      const order = await orderOfSession(t, id);
+      // The customer gets no confirmation; staff get one mail about the flag.
+      expect(await confirmationsOf(id)).toBe(0);
+      expect(after.mails).toBe(before.mails + 1);
+      expect(await staffMails(order!.id)).toEqual([`Order #${order!.id} needs review: Paid amount differs`]);
+      // The same event again flags nothing more and mails nobody.
+      expect((await deliver(e.payload, e.signature)).statusCode).toBe(200);
+      expect((await state(id)).mails).toBe(after.mails);
       // A flagged order waits for staff: the reconcile job leaves it alone.
       expect((await orderOfSession(t, id))!.amountPaidCents).toBe(fake.sessions.get(id)!.amount_total);
     }
@@ -295,29 +326,92 @@ describe('checkout.session events', () => {
 });
 
 describe('other events', () => {
-  it('records refunds on the order, once per event and never above what was paid', async () => {
+  it('records a refund made in the dashboard once, however often Stripe tells it, with one flag and one staff mail', async () => {
     const id = await newCheckout();
     fake.pay(id);
     const paid = sessionEvent('checkout.session.completed', id);
     await deliver(paid.payload, paid.signature);
-    const order = await orderOfSession(t, id);
-    const intent = order!.paymentIntentId;
+    const order = (await orderOfSession(t, id))!;
+    const intent = order.paymentIntentId!;
+    // A partial refund first: recorded, no flag (the order still has money behind it).
+    const partial = fake.refundInDashboard(intent, 500);
     const charge = (refunded: number) => ({
       id: 'ch_1',
       object: 'charge',
       payment_intent: intent,
       amount_refunded: refunded,
     });
-    const partial = signedEvent(WEBHOOK_SECRET, 'charge.refunded', charge(500));
-    expect((await deliver(partial.payload, partial.signature)).statusCode).toBe(200);
-    expect((await deliver(partial.payload, partial.signature)).statusCode).toBe(200);
+    const chargeEvent = signedEvent(WEBHOOK_SECRET, 'charge.refunded', charge(500));
+    const refundEvent = signedEvent(WEBHOOK_SECRET, 'refund.created', partial);
+    for (const e of [chargeEvent, chargeEvent, refundEvent, refundEvent]) {
+      expect((await deliver(e.payload, e.signature)).statusCode).toBe(200);
+    }
+    const rows = await t.database.db.select().from(refunds).where(eq(refunds.orderId, order.id));
+    expect(rows).toMatchObject([
+      { providerRefundId: partial.id, amountCents: 500, status: 'succeeded', actor: 'payment provider' },
+    ]);
     expect((await orderOfSession(t, id))!.amountRefundedCents).toBe(500);
-    const eventsAfterPartial = await countRows(t.database.db, orderEvents);
-    const tooMuch = signedEvent(WEBHOOK_SECRET, 'charge.refunded', charge(order!.totalCents * 10));
-    expect((await deliver(tooMuch.payload, tooMuch.signature)).statusCode).toBe(200);
-    const refunded = await orderOfSession(t, id);
-    expect(refunded).toMatchObject({ amountRefundedCents: order!.totalCents, status: 'paid' });
-    expect(await countRows(t.database.db, orderEvents)).toBe(eventsAfterPartial + 1);
+    expect((await state(id)).order.flags).toEqual([]);
+    // The rest, in full before it shipped: a blocking "do not ship" flag and one staff mail, however often.
+    const rest = fake.refundInDashboard(intent, order.totalCents - 500);
+    const full = signedEvent(WEBHOOK_SECRET, 'charge.refunded', charge(order.totalCents));
+    const restEvent = signedEvent(WEBHOOK_SECRET, 'refund.updated', rest);
+    await Promise.all([full, full, restEvent].map((e) => deliver(e.payload, e.signature)));
+    await deliver(restEvent.payload, restEvent.signature);
+    expect((await orderOfSession(t, id))!).toMatchObject({
+      amountRefundedCents: order.totalCents,
+      status: 'paid',
+    });
+    expect((await state(id)).order.flags).toEqual(['refunded_in_provider']);
+    expect(await staffMails(order.id)).toEqual([
+      `Order #${order.id} needs review: Refunded in Stripe: do not ship`,
+    ]);
+    const [flag] = await t.database.db.select().from(orderFlags).where(eq(orderFlags.orderId, order.id));
+    expect(flag!.blocking).toBe(true);
+    // A refund that later fails is subtracted again, and flagged.
+    const failed = signedEvent(WEBHOOK_SECRET, 'refund.failed', { ...rest, status: 'failed' });
+    expect((await deliver(failed.payload, failed.signature)).statusCode).toBe(200);
+    expect((await orderOfSession(t, id))!.amountRefundedCents).toBe(500);
+    expect((await state(id)).order.flags.sort()).toEqual(['refund_failed', 'refunded_in_provider']);
+  });
+
+  it('flags a dispute once, blocking, with one staff mail however often it arrives', async () => {
+    const id = await newCheckout();
+    fake.pay(id);
+    const paid = sessionEvent('checkout.session.completed', id);
+    await deliver(paid.payload, paid.signature);
+    const order = (await orderOfSession(t, id))!;
+    const dispute = {
+      id: 'dp_1',
+      object: 'dispute',
+      amount: order.totalCents,
+      currency: 'usd',
+      reason: 'fraudulent',
+      charge: order.paymentChargeId,
+      payment_intent: order.paymentIntentId,
+    };
+    const e = signedEvent(WEBHOOK_SECRET, 'charge.dispute.created', dispute);
+    const again = signedEvent(WEBHOOK_SECRET, 'charge.dispute.created', dispute);
+    await Promise.all([e, e, again].map((x) => deliver(x.payload, x.signature)));
+    expect((await state(id)).order.flags).toEqual(['disputed']);
+    expect(await staffMails(order.id)).toEqual([`Order #${order.id} needs review: Payment disputed`]);
+  });
+
+  it('acknowledges a validly signed event for a session Stripe does not know, once, without asking twice', async () => {
+    const before = await countRows(t.database.db, orders);
+    const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', { id: 'cs_test_someone_elses' });
+    const first = await deliver(e.payload, e.signature);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ received: true, ignored: true });
+    const asked = fake.requests.length;
+    const again = await deliver(e.payload, e.signature);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ duplicate: true });
+    // A redelivered event costs no call to Stripe.
+    expect(fake.requests.length).toBe(asked);
+    const [stored] = await t.database.db.select().from(paymentEvents).where(eq(paymentEvents.id, e.id));
+    expect(stored).toMatchObject({ outcome: 'ignored: unknown session', orderId: null });
+    expect(await countRows(t.database.db, orders)).toBe(before);
   });
 
   it('answers 200 to an event type it does not handle, and changes nothing', async () => {
@@ -336,12 +430,7 @@ describe('without the webhook', () => {
     const id = await newCheckout();
     fake.pay(id);
     const before = await state(id);
-    const ctx = t.app.sessionContext;
-    const deps = {
-      ctx,
-      provider: new StripeProvider(ctx.config.stripe!),
-      previewLinks: createPreviewLinks(ctx.db, ctx.config.publicUrl),
-    };
+    const deps = t.app.payments;
     const log = { info() {}, warn() {}, error() {} } as never;
     // Too young: the job leaves it to the webhook.
     expect((await reconcilePendingOrders(deps, log)).checked).toBe(0);

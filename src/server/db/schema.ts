@@ -29,6 +29,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     isAdmin: boolean('is_admin').notNull().default(false),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The account's Stripe Customer, so Stripe Checkout can prefill the name, address and card. */
+    stripeCustomerId: text('stripe_customer_id'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -93,6 +95,8 @@ export const models = pgTable(
     dimY: doublePrecision('dim_y').notNull(),
     dimZ: doublePrecision('dim_z').notNull(),
     watertight: boolean('watertight').notNull(),
+    /** Closed shells the analysis found inside out and turned outward (counted in full, flagged when ordered). */
+    correctedShells: integer('corrected_shells').notNull().default(0),
     warnings: jsonb('warnings').$type<string[]>().notNull().default([]),
     /**
      * HMAC-SHA-256 (key: install_secrets 'upload-ip') of the uploading client's address bucket (IPv6 /64),
@@ -119,10 +123,15 @@ export const orders = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
+    /** One of ORDER_STATUSES (src/shared/catalog.ts); moved only by src/server/orders/state-machine.ts. */
     status: text('status').notNull().default('pending'),
     totalCents: integer('total_cents').notNull(),
     currency: text('currency').notNull().default('usd'),
+    /** The customer's email when they ordered (the account's may change later). */
+    customerEmail: text('customer_email'),
     trackingNumber: text('tracking_number'),
+    /** Who carries the parcel (src/shared/carriers.ts), set with the tracking number at shipping. */
+    carrier: text('carrier'),
     shippingName: text('shipping_name'),
     shippingLine1: text('shipping_line1'),
     shippingLine2: text('shipping_line2'),
@@ -130,21 +139,30 @@ export const orders = pgTable(
     shippingState: text('shipping_state'),
     shippingPostalCode: text('shipping_postal_code'),
     shippingCountry: text('shipping_country'),
+    /** 'stripe' or 'simulator': a simulator order is a test order, no money was taken. */
     paymentProvider: text('payment_provider'),
     paymentSessionId: text('payment_session_id'),
     paymentIntentId: text('payment_intent_id'),
+    /** The provider's charge (Stripe `ch_...`), for refunds and disputes. */
+    paymentChargeId: text('payment_charge_id'),
     amountPaidCents: integer('amount_paid_cents'),
     /** A fingerprint of the priced cart, so a double click reuses one open session. */
     cartHash: text('cart_hash'),
-    /** Why staff must look at this order (e.g. paid amount differs): a refund may be due. */
-    flag: text('flag'),
     /** The hosted checkout's address while the order waits for payment (My Orders: 'Complete payment'). */
     paymentUrl: text('payment_url'),
     paymentExpiresAt: timestamp('payment_expires_at', { withTimezone: true }),
     /** When the reconcile job last asked the provider about this pending order. */
     paymentCheckedAt: timestamp('payment_checked_at', { withTimezone: true }),
+    /** How often it asked, and when it asks next (never asked: null, asked first). */
+    paymentChecks: integer('payment_checks').notNull().default(0),
+    paymentNextCheckAt: timestamp('payment_next_check_at', { withTimezone: true }),
     paidAt: timestamp('paid_at', { withTimezone: true }),
-    /** Refunds recorded from the provider; never more than was paid. */
+    queuedAt: timestamp('queued_at', { withTimezone: true }),
+    printingAt: timestamp('printing_at', { withTimezone: true }),
+    shippedAt: timestamp('shipped_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason'),
+    /** The sum of the order's succeeded refunds, kept in the same transaction as they change. */
     amountRefundedCents: integer('amount_refunded_cents').notNull().default(0),
     /** Items plus shipping; shipping is free until shipping methods exist (the shipping issue). */
     subtotalCents: integer('subtotal_cents').notNull().default(0),
@@ -158,13 +176,19 @@ export const orders = pgTable(
   (t) => [
     index('orders_user_idx').on(t.userId, t.createdAt),
     uniqueIndex('orders_payment_session_idx').on(t.paymentSessionId),
-    index('orders_status_idx').on(t.status),
+    uniqueIndex('orders_payment_intent_idx').on(t.paymentIntentId),
+    index('orders_status_idx').on(t.status, t.createdAt),
+    index('orders_created_idx').on(t.createdAt),
     check('orders_total_nonnegative', sql`${t.totalCents} >= 0`),
+    check(
+      'orders_status_known',
+      sql`${t.status} in ('pending', 'paid', 'queued', 'printing', 'shipped', 'failed', 'cancelled')`,
+    ),
     check(
       'orders_refund_within_paid',
       sql`${t.amountRefundedCents} between 0 and coalesce(${t.amountPaidCents}, 0)`,
     ),
-    index('orders_pending_check_idx').on(t.status, t.paymentCheckedAt),
+    index('orders_pending_check_idx').on(t.status, t.paymentNextCheckAt),
   ],
 );
 
@@ -187,6 +211,10 @@ export const orderItems = pgTable(
     /** What the price assumed one piece takes: plastic and printer time (production planning). */
     grams: doublePrecision('grams'),
     printHours: doublePrecision('print_hours'),
+    /** Staff marked the item's pieces printed: it leaves the production sheet (a reprint clears it). */
+    printedAt: timestamp('printed_at', { withTimezone: true }),
+    /** How many times the item was sent back to the printers (item events say why). */
+    reprints: integer('reprints').notNull().default(0),
   },
   (t) => [
     index('order_items_order_idx').on(t.orderId),
@@ -195,7 +223,10 @@ export const orderItems = pgTable(
   ],
 );
 
-/** Every status change: who, when, from, to. */
+/**
+ * The order's timeline: status changes (who, when, from, to), notes (internal or for the customer),
+ * refunds, flags, mails sent and payments. `kind` says which, so nothing parses free text.
+ */
 export const orderEvents = pgTable(
   'order_events',
   {
@@ -203,14 +234,120 @@ export const orderEvents = pgTable(
     orderId: integer('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['status', 'note', 'refund', 'flag', 'mail', 'payment', 'reprint'] })
+      .notNull()
+      .default('status'),
     actorUserId: integer('actor_user_id').references(() => users.id),
+    /** 'customer', 'admin', 'webhook', 'simulator', 'reconcile', 'payment provider', 'system' */
     actor: text('actor').notNull(),
     fromStatus: text('from_status'),
-    toStatus: text('to_status').notNull(),
+    toStatus: text('to_status'),
     note: text('note'),
+    /** A note the customer sees on My Orders (and was mailed). */
+    visibleToCustomer: boolean('visible_to_customer').notNull().default(false),
+    amountCents: integer('amount_cents'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [index('order_events_order_idx').on(t.orderId)],
+  (t) => [
+    index('order_events_order_idx').on(t.orderId, t.createdAt),
+    check(
+      'order_events_kind_known',
+      sql`${t.kind} in ('status', 'note', 'refund', 'flag', 'mail', 'payment', 'reprint')`,
+    ),
+  ],
+);
+
+/** What happened to one item in production: printed, or sent back for a reprint (with the reason). */
+export const orderItemEvents = pgTable(
+  'order_item_events',
+  {
+    id: serial('id').primaryKey(),
+    orderItemId: integer('order_item_id')
+      .notNull()
+      .references(() => orderItems.id, { onDelete: 'cascade' }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['reprint', 'printed'] }).notNull(),
+    reason: text('reason'),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_item_events_item_idx').on(t.orderItemId),
+    check('order_item_events_kind_known', sql`${t.kind} in ('reprint', 'printed')`),
+  ],
+);
+
+/** Money sent back: through the shop (staff) or made in the provider's dashboard and reported by it. */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    orderItemId: integer('order_item_id').references(() => orderItems.id, { onDelete: 'set null' }),
+    provider: text('provider').notNull(),
+    /** The provider's refund id (`re_...`); null only while the provider has not answered yet. */
+    providerRefundId: text('provider_refund_id'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    reason: text('reason').notNull().default(''),
+    actorUserId: integer('actor_user_id').references(() => users.id),
+    /** 'admin' or 'payment provider' (made in the provider's dashboard). */
+    actor: text('actor').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('refunds_provider_refund_idx').on(t.providerRefundId),
+    index('refunds_order_idx').on(t.orderId),
+    check('refunds_amount_positive', sql`${t.amountCents} > 0`),
+    check('refunds_status_known', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+);
+
+export const ORDER_FLAG_KINDS = [
+  'amount_mismatch',
+  'paid_after_cancel',
+  'address_unreadable',
+  'refunded_in_provider',
+  'refund_failed',
+  'disputed',
+  'model_corrected',
+] as const;
+export type OrderFlagKind = (typeof ORDER_FLAG_KINDS)[number];
+
+/** Why staff must look at an order; an open `blocking` flag stops it moving on until resolved. */
+export const orderFlags = pgTable(
+  'order_flags',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ORDER_FLAG_KINDS }).notNull(),
+    details: text('details').notNull(),
+    blocking: boolean('blocking').notNull().default(false),
+    /** What raised it (a provider event or dispute id), so one cause raises one flag however often it is told. */
+    sourceKey: text('source_key'),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: integer('resolved_by').references(() => users.id),
+    resolutionNote: text('resolution_note'),
+  },
+  (t) => [
+    index('order_flags_order_idx').on(t.orderId),
+    index('order_flags_open_idx').on(t.resolvedAt),
+    uniqueIndex('order_flags_source_idx').on(t.orderId, t.kind, t.sourceKey),
+    check(
+      'order_flags_kind_known',
+      sql`${t.kind} in ('amount_mismatch', 'paid_after_cancel', 'address_unreadable', 'refunded_in_provider', 'refund_failed', 'disputed', 'model_corrected')`,
+    ),
+  ],
 );
 
 /** Payment provider events, stored by their id so each is applied at most once. */
@@ -227,31 +364,36 @@ export const paymentEvents = pgTable('payment_events', {
  * The payment simulator's checkout sessions (the embedded default's hosted checkout), kept in the database
  * so that any instance serves them. Shaped like the parts of a Stripe Checkout Session the shop reads.
  */
-export const simulatorSessions = pgTable('simulator_sessions', {
-  id: text('id').primaryKey(),
-  orderId: integer('order_id')
-    .notNull()
-    .references(() => orders.id, { onDelete: 'cascade' }),
-  status: text('status', { enum: ['open', 'complete', 'expired'] })
-    .notNull()
-    .default('open'),
-  paymentStatus: text('payment_status', { enum: ['paid', 'unpaid'] })
-    .notNull()
-    .default('unpaid'),
-  amountTotalCents: integer('amount_total_cents').notNull(),
-  currency: text('currency').notNull(),
-  lines: jsonb('lines')
-    .$type<{ name: string; description: string; imageUrl: string | null; amountCents: number }[]>()
-    .notNull(),
-  successUrl: text('success_url').notNull(),
-  cancelUrl: text('cancel_url').notNull(),
-  shipping: jsonb('shipping').$type<Record<string, string>>(),
-  paymentIntentId: text('payment_intent_id'),
-  declines: integer('declines').notNull().default(0),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  completedAt: timestamp('completed_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const simulatorSessions = pgTable(
+  'simulator_sessions',
+  {
+    id: text('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['open', 'complete', 'expired'] })
+      .notNull()
+      .default('open'),
+    paymentStatus: text('payment_status', { enum: ['paid', 'unpaid'] })
+      .notNull()
+      .default('unpaid'),
+    amountTotalCents: integer('amount_total_cents').notNull(),
+    currency: text('currency').notNull(),
+    lines: jsonb('lines')
+      .$type<{ name: string; description: string; imageUrl: string | null; amountCents: number }[]>()
+      .notNull(),
+    successUrl: text('success_url').notNull(),
+    cancelUrl: text('cancel_url').notNull(),
+    shipping: jsonb('shipping').$type<Record<string, string>>(),
+    paymentIntentId: text('payment_intent_id'),
+    declines: integer('declines').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  // One order, one session: making it again (a retried checkout) finds the first.
+  (t) => [uniqueIndex('simulator_sessions_order_idx').on(t.orderId)],
+);
 
 /**
  * A logged-in customer's cart, kept so that it follows the account to another device; the browser's
@@ -319,4 +461,7 @@ export type User = typeof users.$inferSelect;
 export type Model = typeof models.$inferSelect;
 export type Order = typeof orders.$inferSelect;
 export type OrderItem = typeof orderItems.$inferSelect;
+export type OrderEvent = typeof orderEvents.$inferSelect;
+export type OrderFlag = typeof orderFlags.$inferSelect;
+export type Refund = typeof refunds.$inferSelect;
 export type SimulatorSession = typeof simulatorSessions.$inferSelect;

@@ -14,9 +14,10 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-type Block = { text: string } | { action: { label: string; url: string } } | { quote: string };
+export type Block = { text: string } | { action: { label: string; url: string } } | { quote: string };
 
-function render(brand: MailBrand, to: string, subject: string, blocks: Block[]): OutboxMail {
+/** A mail of plain blocks: each a paragraph, a button with its link, or a quoted text. */
+export function renderMail(brand: MailBrand, to: string, subject: string, blocks: Block[]): OutboxMail {
   const text: string[] = [];
   const html: string[] = [];
   for (const b of blocks) {
@@ -52,7 +53,7 @@ export function verificationMail(
   brand: MailBrand,
   m: { to: string; username: string; link: string },
 ): OutboxMail {
-  return render(brand, m.to, 'Verify your email', [
+  return renderMail(brand, m.to, 'Verify your email', [
     { text: `Hello ${m.username},` },
     {
       text: `thanks for creating an account at ${brand.shopName}. Please confirm your email address with the link below: it works once, for 24 hours.`,
@@ -66,7 +67,7 @@ export function passwordResetMail(
   brand: MailBrand,
   m: { to: string; username: string; link: string },
 ): OutboxMail {
-  return render(brand, m.to, 'Reset your password', [
+  return renderMail(brand, m.to, 'Reset your password', [
     { text: `Hello ${m.username},` },
     {
       text: `someone (hopefully you) asked to reset the password of your ${brand.shopName} account. The link below works once, for 1 hour.`,
@@ -77,7 +78,7 @@ export function passwordResetMail(
 }
 
 export function passwordChangedMail(brand: MailBrand, m: { to: string; username: string }): OutboxMail {
-  return render(brand, m.to, 'Your password was changed', [
+  return renderMail(brand, m.to, 'Your password was changed', [
     { text: `Hello ${m.username},` },
     {
       text: `the password of your ${brand.shopName} account was just changed, and every device that was logged in has been logged out.`,
@@ -94,7 +95,7 @@ export function contactMessageMail(
   brand: MailBrand,
   m: { to: string; name: string; email: string; message: string; username?: string | undefined },
 ): OutboxMail {
-  const mail = render(brand, m.to, `Contact form: ${m.name}`, [
+  const mail = renderMail(brand, m.to, `Contact form: ${m.name}`, [
     { text: `A new message from the contact form of ${brand.shopName}.` },
     { text: `Name: ${m.name}\nEmail: ${m.email}${m.username ? `\nAccount: ${m.username}` : ''}` },
     { quote: m.message },

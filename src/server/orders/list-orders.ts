@@ -1,7 +1,9 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { trackingUrl } from '../../shared/carriers.ts';
 import type { OrderPayload } from '../../shared/orders.ts';
 import type { Db } from '../db/client.ts';
-import { orderItems, orders } from '../db/schema.ts';
+import { orderEvents, orderFlags, orderItems, orders, refunds } from '../db/schema.ts';
+import { canMove } from './state-machine.ts';
 
 const dollars = (cents: number) => Math.round(cents) / 100;
 
@@ -13,16 +15,31 @@ export async function listOrdersForUser(db: Db, userId: number, now: Date): Prom
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id));
   if (rows.length === 0) return [];
-  const items = await db
-    .select()
-    .from(orderItems)
-    .where(
-      inArray(
-        orderItems.orderId,
-        rows.map((o) => o.id),
-      ),
-    )
-    .orderBy(asc(orderItems.id));
+  const ids = rows.map((o) => o.id);
+  const [items, refundRows, notes, flagged] = await Promise.all([
+    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
+    db
+      .select()
+      .from(refunds)
+      .where(and(inArray(refunds.orderId, ids), eq(refunds.status, 'succeeded')))
+      .orderBy(asc(refunds.createdAt), asc(refunds.id)),
+    db
+      .select()
+      .from(orderEvents)
+      .where(
+        and(
+          inArray(orderEvents.orderId, ids),
+          eq(orderEvents.kind, 'note'),
+          eq(orderEvents.visibleToCustomer, true),
+        ),
+      )
+      .orderBy(asc(orderEvents.createdAt), asc(orderEvents.id)),
+    db
+      .selectDistinct({ orderId: orderFlags.orderId })
+      .from(orderFlags)
+      .where(and(inArray(orderFlags.orderId, ids), isNull(orderFlags.resolvedAt))),
+  ]);
+  const hasOpenFlag = new Set(flagged.map((f) => f.orderId));
   return rows.map((o) => ({
     id: o.id,
     status: o.status,
@@ -38,14 +55,27 @@ export async function listOrdersForUser(db: Db, userId: number, now: Date): Prom
     shipping_postal_code: o.shippingPostalCode,
     shipping_country: o.shippingCountry,
     ship_by: o.shipBy,
-    // The hosted checkout, while it can still be paid: My Orders offers 'Complete payment'.
+    // The hosted checkout, while it can still be paid and staff have not flagged the order: My Orders
+    // offers 'Complete payment'.
     payment_url:
       o.status === 'pending' &&
+      !hasOpenFlag.has(o.id) &&
       o.paymentUrl &&
       o.paymentExpiresAt &&
       o.paymentExpiresAt.getTime() > now.getTime()
         ? o.paymentUrl
         : null,
+    test_mode: o.paymentProvider === 'simulator',
+    carrier: o.status === 'shipped' ? o.carrier : null,
+    tracking_url: o.status === 'shipped' ? trackingUrl(o.carrier, o.trackingNumber) : null,
+    amount_refunded: dollars(o.amountRefundedCents),
+    refunds: refundRows
+      .filter((r) => r.orderId === o.id)
+      .map((r) => ({ amount: dollars(r.amountCents), created_at: r.createdAt.toISOString() })),
+    notes: notes
+      .filter((n) => n.orderId === o.id)
+      .map((n) => ({ text: n.note ?? '', created_at: n.createdAt.toISOString() })),
+    can_cancel: canMove(o.status, 'cancelled', 'customer') && !hasOpenFlag.has(o.id),
     items: items
       .filter((i) => i.orderId === o.id)
       .map((i) => ({

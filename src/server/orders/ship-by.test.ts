@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { shipByDate, shopDate } from './ship-by.ts';
-import { canMove } from './status.ts';
 
 describe('shipByDate', () => {
   it("counts five working days from the payment's date in Wisconsin", () => {
@@ -15,18 +14,5 @@ describe('shipByDate', () => {
   it("uses the shop's date, not UTC: 02:00 UTC on a Saturday is still Friday evening in Madison", () => {
     expect(shopDate(new Date('2026-11-28T02:00:00Z'))).toBe('2026-11-27');
     expect(shipByDate(new Date('2026-11-28T02:00:00Z'))).toBe('2026-12-04');
-  });
-});
-
-describe('canMove', () => {
-  it('lets the provider move pending on, staff move production on, and nothing move back', () => {
-    expect(['paid', 'failed', 'cancelled'].every((to) => canMove('pending', to as never))).toBe(true);
-    expect(canMove('paid', 'queued')).toBe(true);
-    expect(canMove('printing', 'shipped')).toBe(true);
-    expect(canMove('paid', 'pending')).toBe(false);
-    expect(canMove('paid', 'failed')).toBe(false);
-    expect(canMove('shipped', 'cancelled')).toBe(false);
-    expect(canMove('cancelled', 'paid')).toBe(false);
-    expect(canMove('whatever', 'paid')).toBe(false);
   });
 });

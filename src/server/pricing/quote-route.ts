@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { API } from '../../shared/api.ts';
 import type { QuotePayload, QuoteRequest } from '../../shared/models.ts';
 import type { AppContext } from '../context.ts';
-import { methodNotAllowed } from '../http/route-helpers.ts';
+import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
 import { findReadableModel } from '../models/access.ts';
 import { resolveViewer } from '../models/owner.ts';
 import type { LinePrice } from './price.ts';
@@ -34,13 +34,24 @@ export function toQuotePayload(request: QuoteRequest, price: LinePrice): QuotePa
   };
 }
 
+/** Per address: a model card asks once a pick changes; far below this for people. */
+export const QUOTE_LIMIT = {
+  max: 240,
+  windowMs: 60_000,
+  message: 'Too many price requests. Please wait a moment and try again.',
+};
+
 export async function quoteRoute(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
-  app.post(API.quote.path, async (req, reply) => {
-    const request = API.quote.body.parse(req.body ?? {});
-    const model = await findReadableModel(ctx.db, request.modelId, await resolveViewer(req));
-    const price = priceModelLine(model, request, await loadPricingSettings(ctx.db));
-    return reply.header('cache-control', 'no-store').send(toQuotePayload(request, price));
-  });
+  app.post(
+    API.quote.path,
+    { config: { rateLimit: rateLimit(ctx.config, QUOTE_LIMIT) } },
+    async (req, reply) => {
+      const request = API.quote.body.parse(req.body ?? {});
+      const model = await findReadableModel(ctx.db, request.modelId, await resolveViewer(req));
+      const price = priceModelLine(model, request, await loadPricingSettings(ctx.db));
+      return reply.header('cache-control', 'no-store').send(toQuotePayload(request, price));
+    },
+  );
   methodNotAllowed(app, API.quote.path, ['POST']);
 }

@@ -3,9 +3,9 @@ import type { PaymentProvider } from '../payment-provider.ts';
 import { SimulatorProvider } from './simulator.ts';
 import { StripeProvider } from './stripe.ts';
 
-/** Stripe when STRIPE_SECRET_KEY is set; otherwise the built-in simulator (the embedded default). */
+/** The provider the configuration chose (config.ts paymentSettings: never the simulator by surprise). */
 export function openPaymentProvider(ctx: AppContext): PaymentProvider {
-  return ctx.config.stripe
+  return ctx.config.paymentProvider === 'stripe' && ctx.config.stripe
     ? new StripeProvider(ctx.config.stripe)
     : new SimulatorProvider(ctx.db, ctx.config.publicUrl, ctx.now);
 }

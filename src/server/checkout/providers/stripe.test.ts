@@ -2,23 +2,24 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countRows } from '../../auth/testing.ts';
 import { orderItems, orders } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/test-app.ts';
-import { PaymentProviderError } from '../payment-provider.ts';
+import { PaymentProviderError, SessionNotFoundError } from '../payment-provider.ts';
 import { type StripeFake, startStripeFake } from '../testing/stripe-fake.ts';
 import { cartItem, makeCustomer, startCheckout, uploadBox } from '../testing.ts';
-import { StripeProvider } from './stripe.ts';
+import { STRIPE_API_VERSION, StripeProvider } from './stripe.ts';
 
 // The Stripe adapter with the real stripe-node SDK, pointed at a local fake of the endpoints it calls.
 
 let fake: StripeFake;
 let provider: StripeProvider;
 const SECRET_KEY = 'sk_test_fake_key_for_tests';
+const WEBHOOK_SECRET = 'whsec_fake_for_tests';
 
 beforeAll(async () => {
   fake = await startStripeFake();
   provider = new StripeProvider({
     secretKey: SECRET_KEY,
     publishableKey: undefined,
-    webhookSecret: undefined,
+    webhookSecret: WEBHOOK_SECRET,
     apiBase: fake.url,
   });
 });
@@ -32,7 +33,9 @@ const newSession = () =>
   provider.createSession({
     orderId: 42,
     currency: 'usd',
-    customerEmail: 'ada@example.com',
+    customer: { email: 'ada@example.com', providerCustomerId: null },
+    description: 'Order #42 at Badger Print Co.',
+    idempotencyKey: 'install1234:order:42',
     lines: [
       {
         name: 'cube.stl',
@@ -48,12 +51,13 @@ const newSession = () =>
       },
     ],
     successUrl: 'https://shop.test/payment-success?session_id={CHECKOUT_SESSION_ID}',
-    cancelUrl: 'https://shop.test/payment-cancel',
+    cancelUrl: 'https://shop.test/payment-cancel?order=42',
     expiresAt: new Date('2030-01-02T03:04:05Z'),
   });
 
 describe('StripeProvider.createSession', () => {
   it("sends each line once at the server's line total, US/CA shipping, the URLs and an idempotency key", async () => {
+    const sessionsBefore = fake.sessions.size;
     const session = await newSession();
     expect(session.id).toMatch(/^cs_test_/);
     expect(session.url).toBe(`https://checkout.stripe.test/c/pay/${session.id}`);
@@ -66,6 +70,10 @@ describe('StripeProvider.createSession', () => {
       client_reference_id: '42',
       'metadata[orderId]': '42',
       customer_email: 'ada@example.com',
+      // Cards only (documented): no order waits days on a bank debit that may still fail.
+      'allowed_payment_method_types[0]': 'card',
+      'payment_intent_data[description]': 'Order #42 at Badger Print Co.',
+      'payment_intent_data[metadata][orderId]': '42',
       'line_items[0][quantity]': '1',
       'line_items[0][price_data][currency]': 'usd',
       'line_items[0][price_data][unit_amount]': '1200',
@@ -78,16 +86,21 @@ describe('StripeProvider.createSession', () => {
       'shipping_address_collection[allowed_countries][0]': 'US',
       'shipping_address_collection[allowed_countries][1]': 'CA',
       success_url: 'https://shop.test/payment-success?session_id={CHECKOUT_SESSION_ID}',
-      cancel_url: 'https://shop.test/payment-cancel',
+      cancel_url: 'https://shop.test/payment-cancel?order=42',
       expires_at: String(Date.UTC(2030, 0, 2, 3, 4, 5) / 1000),
     });
     expect(f.has('line_items[1][price_data][product_data][images][0]')).toBe(false);
     // The session charges exactly the sum of the lines.
     expect(fake.sessions.get(session.id)!.amount_total).toBe(1200 + 21337);
-    // The secret key travels only as the bearer token; one key per order makes a retry safe.
+    // The secret key travels only as the bearer token; one key per order and installation makes a retry safe.
     expect(req!.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
-    expect(req!.headers['idempotency-key']).toBe('shop-order-42');
-    expect(req!.headers['stripe-version']).toBeTruthy();
+    expect(req!.headers['idempotency-key']).toBe('install1234:order:42');
+    // The API version is pinned in code, whatever the account's default.
+    expect(req!.headers['stripe-version']).toBe(STRIPE_API_VERSION);
+    // Asked again with the same key (a retry after a restart): the same session, not a second one.
+    const again = await newSession();
+    expect(again.id).toBe(session.id);
+    expect(fake.sessions.size).toBe(sessionsBefore + 1);
   });
 
   it('gives a PaymentProviderError when Stripe fails or cannot be reached', async () => {
@@ -96,7 +109,7 @@ describe('StripeProvider.createSession', () => {
     const away = new StripeProvider({
       secretKey: SECRET_KEY,
       publishableKey: undefined,
-      webhookSecret: undefined,
+      webhookSecret: WEBHOOK_SECRET,
       apiBase: 'http://127.0.0.1:9',
     });
     await expect(away.createSession(newSessionInput())).rejects.toBeInstanceOf(PaymentProviderError);
@@ -107,7 +120,9 @@ function newSessionInput() {
   return {
     orderId: 7,
     currency: 'usd',
-    customerEmail: 'x@example.com',
+    customer: { email: 'x@example.com', providerCustomerId: null },
+    description: 'Order #7',
+    idempotencyKey: `test:order:7:${Math.random()}`,
     lines: [{ name: 'a.stl', description: '', imageUrl: null, amountCents: 1200 }],
     successUrl: 'https://shop.test/s',
     cancelUrl: 'https://shop.test/c',
@@ -125,7 +140,10 @@ describe('StripeProvider.retrieveSession', () => {
       amountTotalCents: 22537,
       currency: 'usd',
       paymentIntentId: null,
+      paymentIntentStatus: null,
+      chargeId: null,
       shipping: null,
+      rawShipping: null,
       orderId: 42,
     });
     const paid = fake.pay(id, {
@@ -163,7 +181,7 @@ describe('StripeProvider.retrieveSession', () => {
     const { id } = await newSession();
     Object.assign(fake.sessions.get(id)!, { status: 'something_new', payment_status: 'something_else' });
     expect(await provider.retrieveSession(id)).toMatchObject({ status: 'open', paymentStatus: 'unpaid' });
-    await expect(provider.retrieveSession('cs_test_nope')).rejects.toBeInstanceOf(PaymentProviderError);
+    await expect(provider.retrieveSession('cs_test_nope')).rejects.toBeInstanceOf(SessionNotFoundError);
   });
 });
 
@@ -173,6 +191,7 @@ describe('the checkout with Stripe', () => {
     t = await buildTestApp({
       RATE_LIMIT_SCALE: '100',
       STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.url,
     });
   });

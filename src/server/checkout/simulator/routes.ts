@@ -1,7 +1,11 @@
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { API } from '../../../shared/api.ts';
 import type { SimulatorSessionPayload } from '../../../shared/checkout.ts';
+import { getSessionUser } from '../../auth/session-plugin.ts';
+import type { Db } from '../../db/client.ts';
+import { orders } from '../../db/schema.ts';
 import { methodNotAllowed, rateLimit } from '../../http/route-helpers.ts';
 import { dollars } from '../../pricing/price-model.ts';
 import { type FulfilDeps, fulfilCheckout } from '../fulfil.ts';
@@ -14,6 +18,26 @@ import { PAY_MSG, PayRefusal, paySimulatorSession } from './pay.ts';
 
 const params = z.object({ id: z.string().max(64) });
 
+/** The address of the user's last paid order, to fill the form in: a returning customer types nothing. */
+async function lastAddress(db: Db, userId: number): Promise<SimulatorSessionPayload['prefill']> {
+  const [last] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), isNotNull(orders.paidAt), isNotNull(orders.shippingLine1)))
+    .orderBy(desc(orders.paidAt))
+    .limit(1);
+  if (!last) return null;
+  return {
+    name: last.shippingName ?? '',
+    line1: last.shippingLine1 ?? '',
+    line2: last.shippingLine2 ?? '',
+    city: last.shippingCity ?? '',
+    state: last.shippingState ?? '',
+    postalCode: last.shippingPostalCode ?? '',
+    country: last.shippingCountry ?? '',
+  };
+}
+
 export async function simulatorRoutes(app: FastifyInstance, opts: { deps: FulfilDeps }) {
   const { deps } = opts;
   const { ctx } = deps;
@@ -23,6 +47,12 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
     const { id } = params.parse(req.params);
     const row = await findSimulatorSession(ctx.db, id);
     if (!row) return reply.code(404).send({ error: PAY_MSG.notFound });
+    const viewer = await getSessionUser(req);
+    const [order] = await ctx.db
+      .select({ userId: orders.userId })
+      .from(orders)
+      .where(eq(orders.id, row.orderId));
+    const prefill = viewer && order?.userId === viewer.id ? await lastAddress(ctx.db, viewer.id) : null;
     const payload: SimulatorSessionPayload = {
       id: row.id,
       shopName: ctx.config.shopName,
@@ -38,6 +68,7 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
       cancelUrl: row.cancelUrl,
       successUrl: row.successUrl,
       expiresAt: row.expiresAt.toISOString(),
+      prefill,
     };
     return reply.header('cache-control', 'no-store').send(payload);
   });

@@ -22,15 +22,36 @@ export type RecordedRequest = {
   form: URLSearchParams;
 };
 
+export type FakeRefund = {
+  id: string;
+  object: 'refund';
+  amount: number;
+  currency: string;
+  status: 'succeeded' | 'pending' | 'failed' | 'canceled';
+  payment_intent: string;
+  charge: string;
+  metadata: Record<string, string>;
+  created: number;
+};
+
 export type StripeFake = {
   /** `http://127.0.0.1:port`, for STRIPE_API_BASE. */
   url: string;
   sessions: Map<string, FakeSession>;
+  /** Every refund, by id (made through the API or, in tests, "in the dashboard" with refundInDashboard). */
+  refunds: Map<string, FakeRefund>;
+  customers: Map<string, Record<string, unknown>>;
+  /** PaymentIntent statuses by id (default 'succeeded' once paid); tests set 'requires_payment_method'. */
+  intentStatus: Map<string, string>;
   requests: RecordedRequest[];
+  /** Makes the next refund calls answer this status (default 'succeeded'), or refuse them (`'refuse'`). */
+  refundOutcome: FakeRefund['status'] | 'refuse';
   /** Makes the next calls fail: a status code to answer, or 'hang' to never answer. */
   failWith: number | 'hang' | null;
   /** Marks a session paid, with a shipping address, as Stripe does when the customer pays. */
   pay(id: string, overrides?: Partial<FakeSession>): FakeSession;
+  /** A refund made in Stripe's dashboard: it exists at Stripe, the shop has not heard of it. */
+  refundInDashboard(paymentIntentId: string, amount: number, status?: FakeRefund['status']): FakeRefund;
   close(): Promise<void>;
 };
 
@@ -80,17 +101,54 @@ function newSession(form: URLSearchParams): FakeSession {
     expires_at: Number(form.get('expires_at')),
     payment_intent: null,
     collected_information: null,
+    customer: form.get('customer'),
+    payment_intent_data: {
+      description: form.get('payment_intent_data[description]'),
+      orderId: form.get('payment_intent_data[metadata][orderId]'),
+    },
   };
 }
 
+let serial = 0;
+const newId = (prefix: string) => `${prefix}_${randomBytes(10).toString('hex')}${++serial}`;
+
 export async function startStripeFake(): Promise<StripeFake> {
   const sessions = new Map<string, FakeSession>();
+  const refunds = new Map<string, FakeRefund>();
+  const customers = new Map<string, Record<string, unknown>>();
+  const intentStatus = new Map<string, string>();
   const requests: RecordedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
+  // Stripe's idempotency: the same key answers the first answer again.
+  const idempotent = new Map<string, { status: number; json: unknown }>();
+  const makeRefund = (
+    pi: string,
+    amount: number,
+    status: FakeRefund['status'],
+    metadata: Record<string, string>,
+  ) => {
+    const refund: FakeRefund = {
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: 'usd',
+      status,
+      payment_intent: pi,
+      charge: pi.replace(/^pi_/, 'ch_'),
+      metadata,
+      created: Math.floor(Date.now() / 1000),
+    };
+    refunds.set(refund.id, refund);
+    return refund;
+  };
   const fake: StripeFake = {
     url: '',
     sessions,
+    refunds,
+    customers,
+    intentStatus,
     requests,
+    refundOutcome: 'succeeded',
     failWith: null,
     pay(id, overrides = {}) {
       const s = sessions.get(id);
@@ -98,12 +156,13 @@ export async function startStripeFake(): Promise<StripeFake> {
       Object.assign(s, {
         status: 'complete',
         payment_status: 'paid',
-        payment_intent: `pi_${randomBytes(8).toString('hex')}`,
+        payment_intent: newId('pi'),
         collected_information: { shipping_details: US_SHIPPING },
         ...overrides,
       });
       return s;
     },
+    refundInDashboard: (pi, amount, status = 'succeeded') => makeRefund(pi, amount, status, {}),
     close: async () => {
       for (const res of hanging) res.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -126,16 +185,89 @@ export async function startStripeFake(): Promise<StripeFake> {
         error: { type: 'api_error', message: 'The fake is failing on purpose.' },
       });
     }
+    const key = req.headers['idempotency-key'];
+    const keyed = typeof key === 'string' ? `${path}:${key}` : null;
+    if (req.method === 'POST' && keyed && idempotent.has(keyed)) {
+      const first = idempotent.get(keyed)!;
+      return send(first.status, first.json);
+    }
+    const remember = (status: number, json: unknown) => {
+      if (req.method === 'POST' && keyed) idempotent.set(keyed, { status, json });
+      send(status, json);
+    };
+    const form = new URLSearchParams(body);
+    const missing = (what: string) =>
+      send(404, {
+        error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` },
+      });
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
-      const session = newSession(new URLSearchParams(body));
+      const session = newSession(form);
       sessions.set(session.id, session);
+      return remember(200, session);
+    }
+    const expire = /^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/.exec(path);
+    if (req.method === 'POST' && expire) {
+      const session = sessions.get(expire[1]!);
+      if (!session) return missing('checkout.session');
+      if (session.status !== 'open') {
+        return send(400, {
+          error: {
+            type: 'invalid_request_error',
+            message: 'This Checkout Session is not in an expirable state.',
+          },
+        });
+      }
+      session.status = 'expired';
       return send(200, session);
     }
     const match = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(path);
     if (req.method === 'GET' && match) {
       const session = sessions.get(match[1]!);
-      if (session) return send(200, session);
-      return send(404, { error: { type: 'invalid_request_error', message: 'No such checkout.session' } });
+      if (!session) return missing('checkout.session');
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      const pi = session.payment_intent as string | null;
+      if (pi && query.getAll('expand[]').includes('payment_intent')) {
+        return send(200, {
+          ...session,
+          payment_intent: {
+            id: pi,
+            object: 'payment_intent',
+            status: intentStatus.get(pi) ?? (session.payment_status === 'paid' ? 'succeeded' : 'processing'),
+            latest_charge: pi.replace(/^pi_/, 'ch_'),
+          },
+        });
+      }
+      return send(200, session);
+    }
+    if (req.method === 'POST' && path === '/v1/refunds') {
+      if (fake.refundOutcome === 'refuse') {
+        return remember(400, {
+          error: { type: 'invalid_request_error', message: 'Charge has already been refunded.' },
+        });
+      }
+      const pi = form.get('payment_intent') ?? '';
+      const metadata: Record<string, string> = {};
+      for (const [k, v] of form) {
+        const m = /^metadata\[(\w+)\]$/.exec(k);
+        if (m) metadata[m[1]!] = v;
+      }
+      return remember(200, makeRefund(pi, Number(form.get('amount')), fake.refundOutcome, metadata));
+    }
+    if (req.method === 'GET' && path === '/v1/refunds') {
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      const pi = query.get('payment_intent');
+      const data = [...refunds.values()].filter((r) => r.payment_intent === pi).reverse();
+      return send(200, { object: 'list', data, has_more: false, url: '/v1/refunds' });
+    }
+    if (req.method === 'POST' && path === '/v1/customers') {
+      const customer = {
+        id: newId('cus'),
+        object: 'customer',
+        email: form.get('email'),
+        name: form.get('name'),
+      };
+      customers.set(customer.id, customer);
+      return remember(200, customer);
     }
     send(404, {
       error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method} ${path})` },

@@ -226,7 +226,8 @@ export async function startStripeFake(): Promise<StripeFake> {
       if (!session) return missing('checkout.session');
       const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
       const pi = session.payment_intent as string | null;
-      if (pi && query.getAll('expand[]').includes('payment_intent')) {
+      const expand = [...query].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+      if (pi && expand.includes('payment_intent')) {
         return send(200, {
           ...session,
           payment_intent: {

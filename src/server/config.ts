@@ -149,7 +149,14 @@ function paymentSettings(e: z.output<typeof envSchema>) {
   };
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env) {
+/**
+ * `payments: false` for the command-line tools, which take no payment: they run with the shop's environment
+ * or without its Stripe keys alike.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  options: { payments?: boolean } = {},
+) {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
@@ -174,7 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shopEmail: e.SHOP_EMAIL,
     mailFrom: e.MAIL_FROM ?? `${e.SHOP_NAME} <${e.SHOP_EMAIL}>`,
     smtpUrl: e.SMTP_URL,
-    ...paymentSettings(e),
+    ...(options.payments === false ? { paymentProvider: 'none' as const, stripe: undefined } : paymentSettings(e)),
     maxOrderCents: Math.round(e.MAX_ORDER_TOTAL_USD * 100),
     uploadRetentionMs: e.UPLOAD_RETENTION_HOURS * 3600_000,
     uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MB * 1024 * 1024,

@@ -88,6 +88,30 @@ describe('the server process on the embedded database', () => {
     expect(await exited(again.child)).toBe(0);
   }, 60_000);
 
+  it('names the payment mode on its start-up line', async () => {
+    const shop = await start();
+    await expect.poll(() => shop.output(), { timeout: 10_000 }).toMatch(/is open at .*payments: /);
+    expect(shop.output()).toMatch(/payments: the TEST simulator, no money is taken/);
+    shop.child.kill('SIGTERM');
+    expect(await exited(shop.child)).toBe(0);
+  }, 60_000);
+
+  it('refuses to start on PostgreSQL without a Stripe key, naming STRIPE_SECRET_KEY and PAYMENT_PROVIDER', async () => {
+    const refusals: Record<string, string>[] = [
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none', NODE_ENV: 'production' },
+      { STRIPE_SECRET_KEY: 'sk_live_abc' },
+    ];
+    for (const env of refusals) {
+      const refused = await start(env).catch((err: { output: string; code: number }) => err);
+      expect('code' in refused ? refused.code : 'started').toBe(1);
+      expect('output' in refused ? refused.output : '').toMatch(/STRIPE_/);
+    }
+    const pg = await start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/none' }).catch(
+      (err: { output: string }) => err,
+    );
+    expect('output' in pg ? pg.output : '').toMatch(/STRIPE_SECRET_KEY[\s\S]*PAYMENT_PROVIDER=simulator/);
+  }, 60_000);
+
   it('stops at start-up with a message naming a wrong variable', async () => {
     const bad = await start({ PORT: 'not-a-port' }).catch((err: { output: string; code: number }) => err);
     expect('code' in bad ? bad.code : 'started').toBe(1);

@@ -147,7 +147,7 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const config = loadConfig();
+  const config = loadConfig(process.env, { payments: false });
   const database = await openDatabase(config);
   try {
     return await runAdminCommand(database.db, argv, {

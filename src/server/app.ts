@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminPlugin } from './admin/plugin.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sessionPlugin } from './auth/session-plugin.ts';
 import { cartRoutes } from './cart/routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const payments = paymentDeps(ctx, options.paymentProvider ?? openPaymentProvider(ctx), app.log);
   app.decorate('payments', payments);
   await app.register(checkoutPlugin, { deps: payments });
+  await app.register(adminPlugin, { ctx, payments });
 
   await app.register(clientStatic, { clientDir: config.clientDir });
   return app;

@@ -18,6 +18,12 @@ export interface AnalyzerOptions {
   totalSize?: number;
   /** Keep up to this many triangles for renderPreview (none by default). */
   collectTriangles?: number;
+  /**
+   * Binary STL: keep the vertex positions through the watertight check even for a one-part model, so that
+   * a closed part with edges of more than two faces can be cut along them (shells.ts). Costs memory for
+   * every model, so it is asked for only on a second pass, when the first says needsSecondPass().
+   */
+  keepPositions?: boolean;
 }
 
 export interface MeshAnalyzer {
@@ -25,6 +31,11 @@ export interface MeshAnalyzer {
   finish(): MeshAnalysis;
   /** After finish: the collected triangles, or null if none were asked for or there were too many. */
   previewTriangles(): Float32Array | null;
+  /**
+   * After finish: the file should be analysed again with keepPositions, whose answer replaces this one
+   * (a binary STL of one closed part with edges of more than two faces: rare).
+   */
+  needsSecondPass(): boolean;
 }
 
 export function createMeshAnalyzer(format: MeshFormat, options: AnalyzerOptions = {}): MeshAnalyzer {
@@ -41,7 +52,10 @@ function buildAnalyzer(format: MeshFormat, options: AnalyzerOptions): MeshAnalyz
   const size = options.totalSize ?? 0;
   const expectedTriangles =
     format === 'stl-binary' && size > HEADER_BYTES ? Math.floor((size - HEADER_BYTES) / RECORD_BYTES) : 0;
-  const topology = options.topology === false ? null : new Topology(expectedTriangles);
+  const topology =
+    options.topology === false
+      ? null
+      : new Topology(expectedTriangles, { keepPositions: options.keepPositions ?? false });
   const collect = options.collectTriangles ? new CollectSink(options.collectTriangles) : null;
   let geometry: Geometry;
   let parser: FormatParser;
@@ -66,12 +80,14 @@ function buildAnalyzer(format: MeshFormat, options: AnalyzerOptions): MeshAnalyz
     finish() {
       done = true;
       parser.finish();
-      return toAnalysis(format, geometry.result(), topology ? topology.result() : null, {
+      const g = geometry.result();
+      return toAnalysis(format, g, topology ? topology.result(g) : null, {
         sawLinesOrPoints: parser.sawLinesOrPoints(),
         warnings: parser.warnings(),
       });
     },
     previewTriangles: () => (collect && done ? collect.result() : null),
+    needsSecondPass: () => done && (topology?.needsPositions ?? false),
   };
 }
 
@@ -102,12 +118,16 @@ export function toAnalysis(
     triangles: g.triangles,
     bbox: { min: { x: minX, y: minY, z: minZ }, max: { x: maxX, y: maxY, z: maxZ } },
     dimensions: { x: maxX - minX, y: maxY - minY, z: maxZ - minZ },
-    volumeCm3: Math.abs(g.volume6) / 6000,
+    // The shells' volume (each part counted on its own), or without the topology check |signed sum|.
+    volumeCm3: (t ? t.volume6 : Math.abs(g.volume6)) / 6000,
     areaCm2: g.area2 / 200,
     watertight: t !== null && t.openEdges === 0 && t.nonManifoldEdges === 0,
     openEdges: t ? t.openEdges : 0,
     nonManifoldEdges: t ? t.nonManifoldEdges : 0,
     degenerateFaces: g.degenerateFaces,
+    shells: t ? t.shells : 0,
+    correctedShells: t ? t.correctedShells : 0,
+    voidShells: t ? t.voidShells : 0,
     warnings: notes.warnings ?? [],
   };
 }
@@ -122,7 +142,11 @@ export function analyzeMesh(
   options: AnalyzerOptions = {},
 ): MeshAnalysis {
   const format = detectFormat(bytes, bytes.length, extension);
-  const analyzer = createMeshAnalyzer(format, { totalSize: bytes.length, ...options });
-  for (let k = 0; k < bytes.length; k += CHUNK_BYTES) analyzer.push(bytes.subarray(k, k + CHUNK_BYTES));
-  return analyzer.finish();
+  const run = (more: AnalyzerOptions) => {
+    const analyzer = createMeshAnalyzer(format, { totalSize: bytes.length, ...options, ...more });
+    for (let k = 0; k < bytes.length; k += CHUNK_BYTES) analyzer.push(bytes.subarray(k, k + CHUNK_BYTES));
+    return { analysis: analyzer.finish(), again: analyzer.needsSecondPass() };
+  };
+  const first = run({});
+  return first.again ? run({ keepPositions: true }).analysis : first.analysis;
 }

@@ -48,4 +48,8 @@ export class TeeSink implements TriangleSink {
   triangles(positions: Float64Array, ids: Int32Array | null, n: number): void {
     for (const sink of this.sinks) sink.triangles(positions, ids, n);
   }
+
+  vertexPositions(coordinates: Float64Array): void {
+    for (const sink of this.sinks) sink.vertexPositions?.(coordinates);
+  }
 }

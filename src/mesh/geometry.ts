@@ -1,6 +1,7 @@
 // Volume, area, bounding box and degenerate faces of a triangle stream.
-// Volume: the signed tetrahedra (first vertex o, a, b, c) summed in double and |sum| / 6 at the end,
-// so the answer depends neither on the winding (inverted normals) nor on where the model sits.
+// Volume: the signed tetrahedra (first vertex o, a, b, c) summed in double (the topology's shells
+// then decide how each part counts, shells.ts; |sum| / 6 without them), so the answer depends neither
+// on the winding (inverted normals) nor on where the model sits.
 // det(a - o, b - o, c - o) is computed as (a - o) . ((b - a) x (c - a)), sharing the cross product
 // with the area. Triangles are summed in runs of BATCH_TRIANGLES (counted from the file's start, so
 // the chunking never changes a bit of the result) and the run sums are added with Neumaier's
@@ -29,6 +30,8 @@ export interface GeometryResult {
   area2: number;
   min: [number, number, number];
   max: [number, number, number];
+  /** The point the signed volume is summed around (the first vertex). */
+  origin: [number, number, number];
 }
 
 export class Geometry {
@@ -241,6 +244,7 @@ export class Geometry {
       area2: area + areaCompensation,
       min: [this.minX, this.minY, this.minZ],
       max: [this.maxX, this.maxY, this.maxZ],
+      origin: [this.ox, this.oy, this.oz],
     };
   }
 

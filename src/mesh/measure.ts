@@ -16,4 +16,8 @@ export class MeasureSink implements TriangleSink {
     this.geometry.addTriangles(positions, n);
     if (this.topology !== null) this.topology.triangles(positions, ids, n);
   }
+
+  vertexPositions(coordinates: Float64Array): void {
+    this.topology?.vertexPositions(coordinates);
+  }
 }

@@ -181,6 +181,8 @@ class ObjRanges implements RangeParser {
     this.state = LINE_START;
     if (this.batchCount > 0) this.sink.triangles(this.batch, this.batchIds, this.batchCount);
     this.batchCount = 0;
+    this.vertices.flush();
+    this.sink.vertexPositions?.(this.vertices.coordinates());
     this.fast?.release();
   }
 

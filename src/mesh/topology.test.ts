@@ -6,13 +6,13 @@ import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 describe('edgeCensus', () => {
   it('finds a closed tetrahedron watertight', () => {
     const faces = Int32Array.from([0, 2, 1, 0, 1, 3, 1, 2, 3, 2, 0, 3]);
-    expect(edgeCensus(faces, 4, 4)).toEqual({ openEdges: 0, nonManifoldEdges: 0 });
+    expect(edgeCensus(faces, 4, 4)).toEqual({ openEdges: 0, nonManifoldEdges: 0, oddEdges: 0 });
   });
 
   it('counts open and non-manifold edges', () => {
     // Three triangles on the edge 0-1 (non-manifold); every other edge is used once.
     const faces = Int32Array.from([0, 1, 2, 1, 0, 3, 0, 1, 4]);
-    expect(edgeCensus(faces, 3, 5)).toEqual({ openEdges: 6, nonManifoldEdges: 1 });
+    expect(edgeCensus(faces, 3, 5)).toEqual({ openEdges: 6, nonManifoldEdges: 1, oddEdges: 7 });
   });
 
   it('handles a vertex with thousands of edges (a fan), sorting its group', () => {
@@ -20,7 +20,7 @@ describe('edgeCensus', () => {
     const faces = new Int32Array(3 * n);
     for (let k = 0; k < n; k++) faces.set([0, k + 1, ((k + 1) % n) + 1], 3 * k);
     // A closed fan disc: the spokes are shared, the rim is open.
-    expect(edgeCensus(faces, n, n + 1)).toEqual({ openEdges: n, nonManifoldEdges: 0 });
+    expect(edgeCensus(faces, n, n + 1)).toEqual({ openEdges: n, nonManifoldEdges: 0, oddEdges: n });
   });
 });
 
@@ -30,7 +30,8 @@ describe('Topology', () => {
     const p = Float64Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, -0, 0, 0, 0, 1, 0, 1, 0, 0]);
     t.triangles(p, null, 2);
     // Two triangles on the same three points: three edges, each used twice.
-    expect(t.result()).toEqual({ openEdges: 0, nonManifoldEdges: 0 });
+    const whole = { volume6: 0, origin: [0, 0, 0], min: [0, 0, 0], max: [1, 1, 0] } as const;
+    expect(t.result(whole)).toMatchObject({ openEdges: 0, nonManifoldEdges: 0, shells: 1 });
   });
 
   it('keeps positions that differ in the last bit apart', () => {

@@ -1,15 +1,30 @@
 // The watertight check: weld corners into vertex ids, keep each face's three ids, and at the end
 // count how many faces use each undirected edge. Counting is done by grouping edges under their
 // smaller vertex (a counting sort into one Int32Array) and sorting each small group: sequential
-// memory access instead of a hash probe per edge, and no input can make it quadratic.
+// memory access instead of a hash probe per edge, and no input can make it quadratic. The same ids
+// label the shells (connected components, a union-find over the faces), which shells.ts measures
+// one by one when there are several.
 
+import {
+  labelShells,
+  NON_MANIFOLD,
+  resolveShells,
+  type ShellSummary,
+  singleShell,
+  UNBALANCED,
+  type WholeMesh,
+} from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
-export interface TopologyResult {
+export interface EdgeCensus {
   openEdges: number;
   nonManifoldEdges: number;
+  /** Edges of an odd number of faces (1, 3...): their shell is not closed. */
+  oddEdges: number;
 }
+
+export type TopologyResult = Omit<EdgeCensus, 'oddEdges'> & ShellSummary;
 
 export class Topology implements TriangleSink {
   /** Welds ASCII STL corners; OBJ hands over ids it welded itself. */
@@ -22,9 +37,21 @@ export class Topology implements TriangleSink {
   private ids = new Int32Array(0);
   private maxId = -1;
   private readonly expectedTriangles: number;
+  /** OBJ: the positions of the ids it hands over, given at the end (vertexPositions). */
+  private idPositions: Float64Array | null = null;
 
-  constructor(expectedTriangles = 0) {
+  /**
+   * Binary STL: keep the positions for the shells even when the mesh is one part. Only needed when that
+   * part is closed with edges of more than two faces (to be cut along them); the first analysis says so
+   * (needsPositions), and keeping them costs memory at the census for every model.
+   */
+  private readonly keepPositions: boolean;
+  /** After result: one closed part with edges of more than two faces could not be cut (no positions). */
+  needsPositions = false;
+
+  constructor(expectedTriangles = 0, options: { keepPositions?: boolean } = {}) {
     this.expectedTriangles = expectedTriangles;
+    this.keepPositions = options.keepPositions ?? false;
     this.faces = new Int32Array(3 * Math.max(1024, expectedTriangles));
   }
 
@@ -94,6 +121,11 @@ export class Topology implements TriangleSink {
     this.maxId = welder.count - 1;
   }
 
+  /** The positions of the ids given to triangles() (x, y, z at 3 * id), once they are all known. */
+  vertexPositions(coordinates: Float64Array): void {
+    this.idPositions = coordinates;
+  }
+
   private reserve(n: number): void {
     if (3 * (this.faceCount + n) > this.faces.length) {
       const next = new Int32Array(Math.max(this.faces.length * 2, 3 * (this.faceCount + n)));
@@ -102,17 +134,58 @@ export class Topology implements TriangleSink {
     }
   }
 
-  result(): TopologyResult {
+  /**
+   * The census and the shells; whole: what the Geometry measured of the same triangles. Afterwards
+   * needsPositions says whether a binary STL must be analysed again with keepPositions (see there).
+   */
+  result(whole: WholeMesh): TopologyResult {
+    const faces = this.faces;
+    const faceCount = this.faceCount;
+    const vertexCount = this.maxId + 1;
+    const labels = labelShells(faces, faceCount, vertexCount);
+    // Several shells are measured one by one, from the positions. The text formats' are an array they
+    // have anyway; a binary STL's are read out of its weld table (12 bytes a vertex), only when needed.
+    // The weld tables go before the census, its memory peak.
+    const binary = this.float32Welder !== null;
+    let positions = !binary || labels.count > 1 || this.keepPositions ? this.positions() : null;
     this.welder = null;
     this.float32Welder = null;
-    const census = edgeCensus(this.faces, this.faceCount, this.maxId + 1);
+    this.idPositions = null;
     this.faces = new Int32Array(0);
-    return census;
+    const marks = new Uint8Array(vertexCount);
+    const { oddEdges, ...census } = edgeCensus(faces, faceCount, vertexCount, marks);
+    // Closed: every edge's faces run as often one way as the other (an odd count never does).
+    const closed = oddEdges === 0 && labels.winding === 0;
+    // One shell with no edge of more than two faces (the common case): the whole mesh's signed volume
+    // says it all. One closed shell with such edges is cut along them (resolveShells).
+    const cut = labels.count <= 1 && closed && census.nonManifoldEdges > 0;
+    if (labels.count <= 1 && !cut) positions = null;
+    this.needsPositions = cut && positions === null;
+    const shells =
+      positions !== null
+        ? resolveShells({ faces, faceCount, vertexCount, labels, marks, positions }, whole)
+        : singleShell(labels.count, closed, whole);
+    return { ...census, ...shells };
+  }
+
+  private positions(): Float64Array | Float32Array | null {
+    if (this.welder !== null) return this.welder.coords;
+    if (this.float32Welder !== null) return this.float32Welder.positions();
+    return this.idPositions;
   }
 }
 
-/** Open (1 use) and non-manifold (3+ uses) edges of faces given as vertex id triples. */
-export function edgeCensus(faces: Int32Array, faceCount: number, vertexCount: number): TopologyResult {
+/**
+ * Open (1 use), non-manifold (3+ uses) and odd (an odd number of uses: never closed) edges of faces given as
+ * vertex id triples. marks, if given, gets UNBALANCED (odd) and NON_MANIFOLD at the smaller end of such
+ * edges. Whether the faces of an edge run once each way is checked apart (labelShells' winding sums).
+ */
+export function edgeCensus(
+  faces: Int32Array,
+  faceCount: number,
+  vertexCount: number,
+  marks: Uint8Array | null = null,
+): EdgeCensus {
   const edgeCount = 3 * faceCount;
   // start[v] .. start[v + 1]: the larger ends of the edges whose smaller end is v.
   const start = new Int32Array(vertexCount + 1);
@@ -143,6 +216,7 @@ export function edgeCensus(faces: Int32Array, faceCount: number, vertexCount: nu
   }
   let open = 0;
   let nonManifold = 0;
+  let odd = 0;
   for (let v = 0; v < vertexCount; v++) {
     const from = start[v]!;
     const to = start[v + 1]!;
@@ -154,12 +228,16 @@ export function edgeCensus(faces: Int32Array, faceCount: number, vertexCount: nu
       let run = k + 1;
       while (run < to && others[run] === value) run++;
       const uses = run - k;
-      if (uses === 1) open++;
-      else if (uses > 2) nonManifold++;
+      if (uses !== 2) {
+        if (uses === 1) open++;
+        else nonManifold++;
+        if ((uses & 1) === 1) odd++;
+        if (marks !== null) marks[v]! |= (uses > 2 ? NON_MANIFOLD : 0) | (uses & 1 ? UNBALANCED : 0);
+      }
       k = run;
     }
   }
-  return { openEdges: open, nonManifoldEdges: nonManifold };
+  return { openEdges: open, nonManifoldEdges: nonManifold, oddEdges: odd };
 }
 
 function insertionSort(a: Int32Array, from: number, to: number): void {

@@ -23,7 +23,10 @@ export interface MeshAnalysis {
   bbox: BoundingBox;
   /** Size of the bounding box in mm. */
   dimensions: Vec3;
-  /** Enclosed volume in cm3, positive whatever the winding. */
+  /**
+   * Enclosed volume in cm3, >= 0: each closed shell counted on its own (turned outward if inside out,
+   * taken off if it is a void enclosed by a solid), each open shell as |its signed volume| (shells.ts).
+   */
   volumeCm3: number;
   /** Surface area in cm2. */
   areaCm2: number;
@@ -35,6 +38,12 @@ export interface MeshAnalysis {
   nonManifoldEdges: number;
   /** Faces of zero area or with a repeated vertex. */
   degenerateFaces: number;
+  /** Connected components of the welded mesh (0 without the topology check). */
+  shells: number;
+  /** Closed shells that were inside out and were turned outward (counted in full). */
+  correctedShells: number;
+  /** Closed shells enclosed by a solid and wound the other way: voids, their volume taken off. */
+  voidShells: number;
   /** Oddities of the file that were tolerated (user-facing English); the server adds its own. */
   warnings: string[];
 }
@@ -48,6 +57,11 @@ export interface MeshAnalysis {
  */
 export interface TriangleSink {
   triangles(positions: Float64Array, ids: Int32Array | null, count: number): void;
+  /**
+   * After the last triangles, from a format that named its vertices (OBJ): x, y, z of each id at 3 * id
+   * (the parser's own array: read it, never change it).
+   */
+  vertexPositions?(coordinates: Float64Array): void;
 }
 
 /** A chunk-fed parser: push arbitrary slices of the file in order, then finish. */

@@ -232,6 +232,22 @@ export class Float32Welder {
     }
   }
 
+  /** x, y, z of each id at 3 * id (a pass over the table; only the shells of a multi-part model need it). */
+  positions(): Float32Array {
+    const out = new Float32Array(3 * this.count);
+    const bits = new Uint32Array(out.buffer);
+    const table = this.table;
+    for (let k = 0; k < table.length; k += 4) {
+      const entry = table[k + 3]!;
+      if (entry === 0) continue;
+      const o = 3 * (entry - 1);
+      bits[o] = table[k]!;
+      bits[o + 1] = table[k + 1]!;
+      bits[o + 2] = table[k + 2]!;
+    }
+    return out;
+  }
+
   /** The id of the key in the table, added if new. */
   private find(kx: number, ky: number, kz: number, h: number): number {
     const table = this.table;

@@ -3,7 +3,7 @@ import { COLOR_HEXES, MAX_ITEM_QUANTITY, MAX_STRENGTH, MIN_STRENGTH } from './ca
 
 // Payloads of the upload and quote endpoints (docs/api.md), shared by the server and the client.
 
-export const warningCode = z.enum(['not_watertight', 'maybe_inches', 'too_big']);
+export const warningCode = z.enum(['not_watertight', 'inside_out', 'maybe_inches', 'too_big']);
 export type WarningCode = z.infer<typeof warningCode>;
 
 export const modelWarning = z.object({ code: warningCode, message: z.string() });

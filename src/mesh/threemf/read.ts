@@ -126,8 +126,7 @@ export function analyse3mf(
   const warnings = unitName
     ? [`This 3MF file is drawn in ${unitName}: its sizes were converted to millimetres.`]
     : [];
-  const analysis = toAnalysis('3mf', measure.geometry.result(), topology ? topology.result() : null, {
-    warnings,
-  });
+  const g = measure.geometry.result();
+  const analysis = toAnalysis('3mf', g, topology ? topology.result(g) : null, { warnings });
   return { analysis, triangles: collect ? collect.result() : null };
 }

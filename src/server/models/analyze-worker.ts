@@ -78,11 +78,15 @@ async function read(fd: number, size: number, extension: ModelExtension): Promis
   const format = detectFormat(head, size, extension);
   const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: INLINE_EXTRAS_TRIANGLES });
   readChunks(fd, size, (chunk) => analyzer.push(chunk));
-  return {
-    analysis: analyzer.finish(),
-    triangles: analyzer.previewTriangles(),
-    feed: chunkFeed(fd, size, format),
-  };
+  let analysis = analyzer.finish();
+  if (analyzer.needsSecondPass()) {
+    // One closed part with edges of more than two faces (a binary STL): read again, keeping the positions
+    // its shells are measured from (src/mesh/shells.ts; the analysis' correctedShells and volume).
+    const again = createMeshAnalyzer(format, { totalSize: size, keepPositions: true });
+    readChunks(fd, size, (chunk) => again.push(chunk));
+    analysis = again.finish();
+  }
+  return { analysis, triangles: analyzer.previewTriangles(), feed: chunkFeed(fd, size, format) };
 }
 
 /** Reads an STL or OBJ file again, chunk by chunk, into a sink. */

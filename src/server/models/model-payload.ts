@@ -17,6 +17,7 @@ export function toModelPayload(row: Model, pricing: PricingSettings, options: Wa
       dimensions: { x: row.dimX, y: row.dimY, z: row.dimZ },
       watertight: row.watertight,
       unitsKnown: row.format === '3mf',
+      correctedShells: row.correctedShells,
     },
     options,
   );

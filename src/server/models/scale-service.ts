@@ -53,6 +53,7 @@ export async function scaleModel(
     dimY: source.dimY * s,
     dimZ: source.dimZ * s,
     watertight: source.watertight,
+    correctedShells: source.correctedShells,
     warnings: source.warnings,
     createdAt: now,
   });

@@ -120,6 +120,8 @@ async function createAnalysed(
       dimY: analysis.dimensions.y,
       dimZ: analysis.dimensions.z,
       watertight: analysis.watertight,
+      // Parts found inside out and turned outward: the inside_out warning, and staff look at the order.
+      correctedShells: analysis.correctedShells,
       // The parser's notes on oddities it tolerated; the shop's own warnings are computed when shown.
       warnings: analysis.warnings,
       uploadIpHash: source.ipHash,
@@ -164,6 +166,7 @@ async function createFromSame(
     dimY: same.dimY / s,
     dimZ: same.dimZ / s,
     watertight: same.watertight,
+    correctedShells: same.correctedShells,
     warnings: same.warnings,
     uploadIpHash: source.ipHash,
     createdAt: deps.now(),

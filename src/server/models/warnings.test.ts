@@ -41,6 +41,14 @@ describe('modelWarnings', () => {
     ).toEqual([]);
   });
 
+  it('says when part of the model was inside out and corrected', () => {
+    const cube = { dimensions: { x: 20, y: 20, z: 20 }, watertight: true };
+    expect(modelWarnings({ ...cube, correctedShells: 0 }, options).warnings).toEqual([]);
+    expect(modelWarnings({ ...cube, correctedShells: 2 }, options).warnings).toEqual([
+      { code: 'inside_out', message: 'Part of this model was inside out: we corrected it.' },
+    ]);
+  });
+
   it('never asks about inches when the file says its unit (3MF)', () => {
     const small = { dimensions: { x: 5, y: 4, z: 3 }, watertight: true };
     expect(modelWarnings(small, options).warnings.map((w) => w.code)).toEqual(['maybe_inches']);

@@ -15,6 +15,7 @@ export const DEFAULT_SMALL_MODEL_MM = 10;
 
 export const WARNING_TEXT = {
   notWatertight: 'This model has holes in its surface (not watertight); we will print it as well as we can',
+  insideOut: 'Part of this model was inside out: we corrected it.',
   maybeInches: 'This model is very small: was it designed in inches?',
   tooBig: (b: Size) => `This model does not fit our printer (${b.x} x ${b.y} x ${b.z} mm)`,
 };
@@ -34,12 +35,17 @@ export function modelFits(model: { dimX: number; dimY: number; dimZ: number }, b
 }
 
 export function modelWarnings(
-  /** unitsKnown: the file says its unit (3MF), so a small model is small, not drawn in inches. */
-  model: { dimensions: Size; watertight: boolean; unitsKnown?: boolean },
+  /**
+   * unitsKnown: the file says its unit (3MF), so a small model is small, not drawn in inches.
+   * correctedShells: closed parts the analysis found inside out and turned outward (src/mesh/shells.ts).
+   */
+  model: { dimensions: Size; watertight: boolean; unitsKnown?: boolean; correctedShells?: number },
   options: WarningOptions,
 ): { fits: boolean; warnings: ModelWarning[] } {
   const warnings: ModelWarning[] = [];
   if (!model.watertight) warnings.push({ code: 'not_watertight', message: WARNING_TEXT.notWatertight });
+  if ((model.correctedShells ?? 0) > 0)
+    warnings.push({ code: 'inside_out', message: WARNING_TEXT.insideOut });
   const { x, y, z } = model.dimensions;
   if (!model.unitsKnown && Math.max(x, y, z) < options.smallModelMm) {
     warnings.push({ code: 'maybe_inches', message: WARNING_TEXT.maybeInches });

@@ -7,11 +7,15 @@ import { loadPricingSettings } from './settings-repository.ts';
 // Prices a model row: the upload answer, the quote and the checkout all go through here, so the price a
 // customer sees is the price they are charged. The row's measurements already include its scale.
 
-export type PricedModel = Pick<Model, 'volumeMm3' | 'areaMm2'>;
+export type PricedModel = Pick<Model, 'volumeMm3' | 'areaMm2' | 'dimX' | 'dimY' | 'dimZ'>;
 export type LineChoice = { strength: number; quantity: number };
 
 export function measureOf(model: PricedModel): Measure {
-  return { volumeCm3: model.volumeMm3 / 1000, areaCm2: model.areaMm2 / 100 };
+  return {
+    volumeCm3: model.volumeMm3 / 1000,
+    areaCm2: model.areaMm2 / 100,
+    boxCm3: (model.dimX * model.dimY * model.dimZ) / 1000,
+  };
 }
 
 export function priceModelLine(model: PricedModel, line: LineChoice, s: PricingSettings): LinePrice {

@@ -68,8 +68,33 @@ describe('priceLine', () => {
     });
     // 50 x 8518 = 425900; 10 % = 42590 -> 383310.
     expect(priceLine(cube100, 3, 50, DEFAULT_PRICING).lineCents).toBe(383310);
-    // 11 x 1200 = 13200; 5 % = 660 -> 12540.
-    expect(priceLine(cube20, 1, 11, DEFAULT_PRICING).lineCents).toBe(12540);
+  });
+
+  it('never takes a piece below the $12.00 minimum with the quantity discount (SPEC: "per item")', () => {
+    // 12 pieces at the minimum: no discount at all (it used to be $11.40 each).
+    expect(priceLine(cube20, 1, 12, DEFAULT_PRICING)).toMatchObject({
+      unitCents: 1200,
+      subtotalCents: 14400,
+      discountCents: 0,
+      discountPercent: 0,
+      lineCents: 14400,
+    });
+    // A piece just above the minimum: the discount stops at $12.00 a piece.
+    const justAbove = { volumeCm3: 0, areaCm2: 0 };
+    const unit = priceUnit(justAbove, 3, { ...DEFAULT_PRICING, setupFeeCents: 1250 }).unitCents;
+    expect(unit).toBe(1250);
+    expect(priceLine(justAbove, 3, 20, { ...DEFAULT_PRICING, setupFeeCents: 1250 })).toMatchObject({
+      subtotalCents: 25000,
+      // 5 % would be 1250 -> 23750 = $11.875 a piece; it stops at 20 x $12.00.
+      lineCents: 24000,
+      discountCents: 1000,
+      discountPercent: 5,
+    });
+    // Far above the minimum the whole tier applies, as before.
+    expect(priceLine(cube100, 3, 50, DEFAULT_PRICING).discountCents).toBe(42590);
+    for (let q = 1; q <= 100; q++) {
+      expect(priceLine(cube20, 1, q, DEFAULT_PRICING).lineCents).toBeGreaterThanOrEqual(1200 * q);
+    }
   });
 
   it('refuses a quantity of 0, -1, 1.5 or 1e9', () => {

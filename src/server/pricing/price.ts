@@ -4,8 +4,11 @@ import { infillFor, type PricingSettings, type QuantityTier } from './settings.t
 // Pure price arithmetic (docs/domain.md). Inputs are guarded so that no price is ever NaN, 0 or negative:
 // a bad input throws instead of pricing.
 
-/** A model's size as the price needs it. */
-export type Measure = { volumeCm3: number; areaCm2: number };
+/**
+ * A model's size as the price needs it. boxCm3: its bounding box's volume, the most it can hold (without
+ * it, area x minimum wall is not bounded).
+ */
+export type Measure = { volumeCm3: number; areaCm2: number; boxCm3?: number };
 
 export type UnitPrice = {
   strength: Strength;
@@ -41,22 +44,30 @@ function checkMeasure(m: Measure): void {
   for (const [name, value] of [
     ['volume', m.volumeCm3],
     ['area', m.areaCm2],
+    ['size', m.boxCm3 ?? 0],
   ] as const) {
     if (!Number.isFinite(value) || value < 0)
       throw new PricingInputError(`The model's ${name} is not valid.`);
   }
 }
 
-/** Printed volume: the shell (area x wall, never more than the model) plus the infill of the rest. */
-export function printedVolumeCm3(m: Measure, infill: number, wallThicknessMm: number): number {
+/**
+ * Printed volume: the shell (area x wall, never more than the model) plus the infill of the rest; and never
+ * less than the model's walls need, so that no closed surface (paper-thin walls, sheets on top of each
+ * other) is priced as nearly nothing. A wall has two faces, so the thinnest printable model of area A holds
+ * A / 2 x minWallMm, within its bounding box. A model with more volume than that (a solid, or a vase with
+ * walls of the minimum or thicker) is priced as before.
+ */
+export function printedVolumeCm3(m: Measure, infill: number, wallThicknessMm: number, minWallMm = 0): number {
   const shell = Math.min(m.volumeCm3, m.areaCm2 * (wallThicknessMm / 10));
-  return shell + infill * (m.volumeCm3 - shell);
+  const walls = Math.min(m.boxCm3 ?? Number.POSITIVE_INFINITY, (m.areaCm2 / 2) * (minWallMm / 10));
+  return Math.max(shell + infill * (m.volumeCm3 - shell), walls);
 }
 
 export function priceUnit(m: Measure, strength: number, s: PricingSettings): UnitPrice {
   checkMeasure(m);
   if (!isStrength(strength)) throw new PricingInputError('The strength must be 1 to 5.');
-  const printed = printedVolumeCm3(m, infillFor(s, strength), s.wallThicknessMm);
+  const printed = printedVolumeCm3(m, infillFor(s, strength), s.wallThicknessMm, s.minWallMm);
   const grams = printed * s.densityGPerCm3;
   const hours = printed / s.printSpeedCm3PerHour;
   const materialCents = grams * s.pricePerGramCents;
@@ -91,9 +102,16 @@ export function priceLine(m: Measure, strength: number, quantity: number, s: Pri
   }
   const unit = priceUnit(m, strength, s);
   const subtotalCents = unit.unitCents * quantity;
-  const discountPercent = discountPercentFor(quantity, s.quantityTiers);
-  const discountCents = Math.round((subtotalCents * discountPercent) / 100);
-  const lineCents = subtotalCents - discountCents;
+  const tierPercent = discountPercentFor(quantity, s.quantityTiers);
+  // The minimum is per piece (SPEC: "Minimum price $12.00 per item"): the discount never takes a piece
+  // below it, so it stops there.
+  const floorCents = Math.max(1, Math.round(s.minimumCents)) * quantity;
+  const lineCents = Math.min(
+    subtotalCents,
+    Math.max(subtotalCents - Math.round((subtotalCents * tierPercent) / 100), floorCents),
+  );
+  const discountCents = subtotalCents - lineCents;
+  const discountPercent = discountCents > 0 ? tierPercent : 0;
   if (!Number.isSafeInteger(lineCents) || lineCents < 1) {
     throw new PricingInputError('The line cannot be priced.');
   }

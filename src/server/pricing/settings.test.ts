@@ -33,6 +33,13 @@ describe('mergePricing', () => {
     expect(merged.hourlyRateCents).toBe(300);
   });
 
+  it('takes a minimum wall from 0 to 20 mm (0.8 by default)', () => {
+    expect(DEFAULT_PRICING.minWallMm).toBe(0.8);
+    expect(mergePricing({ minWallMm: 0.45 }).minWallMm).toBe(0.45);
+    expect(mergePricing({ minWallMm: 0 }).minWallMm).toBe(0);
+    for (const bad of [-0.1, 21, 'thin', null]) expect(mergePricing({ minWallMm: bad }).minWallMm).toBe(0.8);
+  });
+
   it('never changes the defaults object', () => {
     mergePricing({ infillByStrength: { '1': 0.9 } });
     expect(DEFAULT_PRICING.infillByStrength['1']).toBe(0);

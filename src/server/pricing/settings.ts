@@ -18,6 +18,11 @@ export type QuantityTier = z.infer<typeof quantityTier>;
 export const pricingSettings = z.object({
   /** Shell thickness printed solid around every model. */
   wallThicknessMm: z.number().positive().max(20),
+  /**
+   * The thinnest wall the printers make: no model is priced as less plastic than its area times this
+   * (within its bounding box), whatever its volume says (price.ts printedVolumeCm3). 0 turns that off.
+   */
+  minWallMm: z.number().min(0).max(20),
   /** PLA: 1.24 g/cm3. */
   densityGPerCm3: z.number().positive().max(25),
   pricePerGramCents: z.number().min(0).max(10_000),
@@ -35,6 +40,7 @@ export type PricingSettings = z.infer<typeof pricingSettings>;
 
 export const DEFAULT_PRICING: PricingSettings = {
   wallThicknessMm: 1.2,
+  minWallMm: 0.8,
   densityGPerCm3: 1.24,
   pricePerGramCents: 5,
   printSpeedCm3PerHour: 12,

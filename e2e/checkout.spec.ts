@@ -1,6 +1,16 @@
 import fs from 'node:fs';
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { CartQuotePayload, CartQuoteRequest, PricedCartLine } from '../src/shared/checkout.ts';
+import {
+  addLine,
+  cartLine,
+  cartLines,
+  fillPayment,
+  money,
+  nav,
+  quantityOf,
+  storedCart,
+} from './checkout-helpers.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import {
   BLOCK,
@@ -26,25 +36,6 @@ test.afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
-const cartLines = (page: Page) => page.locator('#cart-section li.cart-item');
-const cartLine = (page: Page, fileName: string, strength: string) =>
-  cartLines(page).filter({ hasText: fileName }).filter({ hasText: strength });
-const storedCart = (page: Page) =>
-  page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]') as Record<string, unknown>[]);
-const quantityOf = (line: Locator) => line.getByLabel('Quantity', { exact: true });
-const money = (n: number) => `$${n.toFixed(2)}`;
-
-/** Picks color, strength and quantity on a model card and adds it once its price is the server's. */
-async function addLine(card: Locator, picks: { color: string; strength: string; quantity?: string }) {
-  await card.getByText(picks.color, { exact: true }).click();
-  await card.getByText(picks.strength, { exact: true }).click();
-  await quantityOf(card).fill(picks.quantity ?? '1');
-  await expect(card.locator('.price-box')).toHaveAttribute('data-state', 'quoted');
-  await card.getByRole('button', { name: 'Add to cart' }).click();
-  await expect(card.getByText('Added to cart')).toBeVisible();
-}
-
 /** The cart quote answered for exactly these quantities, in the cart's order. */
 async function cartQuoteFor(page: Page, quantities: number[]): Promise<CartQuotePayload> {
   const res = await page.waitForResponse((r) => {
@@ -60,18 +51,6 @@ const priced = (line: CartQuotePayload['lines'][number] | undefined): PricedCart
   expect(line).toHaveProperty('lineTotal');
   return line as PricedCartLine;
 };
-
-/** Fills the simulator's shipping address (Wisconsin) and card. */
-async function fillPayment(page: Page, card: string) {
-  await page.getByLabel('Full name').fill('Ada Lovelace');
-  await page.getByLabel('Address line 1').fill('1 Capitol Square');
-  await page.getByLabel('City').fill('Madison');
-  await page.getByLabel('State').selectOption('WI');
-  await page.getByLabel('ZIP code').fill('53703');
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry (MM / YY)').fill('12 / 39');
-  await page.getByLabel('CVC').fill('123');
-}
 
 /** One cube in the cart, checked out: the page is on the simulator. Returns the cart as it was stored. */
 async function cubeInCartToSimulator(page: Page) {
@@ -238,12 +217,15 @@ test('cancelling on the simulator leaves the cart as it was', async ({ page, sho
   const before = await cubeInCartToSimulator(page);
 
   await page.getByRole('button', { name: 'Cancel' }).click();
-  await expect(page).toHaveURL(/\/payment-cancel$/);
+  await expect(page).toHaveURL(/\/payment-cancel\?order=\d+$/);
   await expect(
     page.getByText(
       'Order Cancelled or Payment Failed. Your cart has not been changed. You can try checking out again.',
     ),
   ).toBeVisible();
+  // The order it came back from, as My Orders shows it.
+  await expect(page.getByTestId('order-state')).toContainText(/Order #\d+: Pending Payment/);
+  await expect(page.getByRole('button', { name: 'Cancel this order' })).toBeVisible();
   expect(await storedCart(page)).toEqual(before);
   await page.getByRole('link', { name: 'View Cart' }).click();
   await expect(cartLines(page)).toHaveCount(1);

@@ -13,7 +13,7 @@ const PAGES: { path: string; heading: RegExp }[] = [
   { path: '/forgot-password', heading: /forgot your password/i },
   { path: '/reset-password', heading: /invalid link/i },
   { path: '/reset-password?token=abc', heading: /choose a new password/i },
-  { path: '/payment-success', heading: /payment successful/i },
+  { path: '/payment-success', heading: /no completed payment/i },
   { path: '/payment-cancel', heading: /payment not completed/i },
   { path: '/admin/', heading: /admin panel/i },
 ];
@@ -89,21 +89,17 @@ test('the payment cancel page links to the cart', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'View Cart' })).toHaveAttribute('href', '/#cart-section');
 });
 
-test('the payment success page clears the cart', async ({ page }) => {
+test('the payment success page without a session id claims nothing and leaves the cart', async ({ page }) => {
   await page.goto('/');
-  await page.evaluate(() =>
-    localStorage.setItem(
-      'printCart',
-      JSON.stringify([{ id: 'x', filePath: 'm', fileName: 'a.stl', quantity: 2 }]),
-    ),
-  );
+  const cart = JSON.stringify([{ id: 'x', filePath: 'm', fileName: 'a.stl', quantity: 2 }]);
+  await page.evaluate((c) => localStorage.setItem('printCart', c), cart);
+  const before = await page.evaluate(() => localStorage.getItem('printCart'));
   await page.goto('/payment-success');
-  await expect(
-    page.getByText(
-      "Payment Successful! Your order is being processed. You can view it in 'My Orders' shortly.",
-    ),
-  ).toBeVisible();
-  expect(await page.evaluate(() => localStorage.getItem('printCart'))).toBe('[]');
+  await expect(page.getByText('We could not find a completed payment.')).toBeVisible();
+  await expect(page.getByText('Payment Successful')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'View My Orders' })).toHaveAttribute('href', '/orders');
+  await expect(page).toHaveTitle('No completed payment · Badger Print Co.');
+  expect(await page.evaluate(() => localStorage.getItem('printCart'))).toBe(before);
 });
 
 test('the phone layout opens the menu', async ({ page }) => {

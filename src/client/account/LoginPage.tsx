@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, type Location, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { errorText, messageText, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
@@ -8,6 +8,20 @@ import { Field } from '../ui/Field.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 
 type Notice = { kind: 'error' | 'success' | 'info'; text: string };
+
+/**
+ * Where a login returns to: the page that sent the visitor here (`state.from`, a location or a path such as
+ * '/#cart-section'), else the home page. Only a path on this site.
+ */
+function returnPath(from: unknown): string {
+  let path = '/';
+  if (typeof from === 'string') path = from;
+  else if (from && typeof from === 'object') {
+    const { pathname = '/', search = '', hash = '' } = from as Partial<Location>;
+    path = `${pathname}${search}${hash}`;
+  }
+  return /^\/(?![/\\])/.test(path) ? path : '/';
+}
 
 export default function LoginPage() {
   useDocumentTitle('Log in');
@@ -19,10 +33,15 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [resend, setResend] = useState<Notice | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // The page is for one thing: the cursor starts in its first field (a returning customer just types).
+  useEffect(() => {
+    const first = formRef.current?.elements.namedItem('username');
+    if (first instanceof HTMLInputElement) first.focus();
+  }, []);
   const [busy, setBusy] = useState(false);
 
-  const from = (location.state as { from?: Location } | null)?.from;
-  const target = from ? `${from.pathname}${from.search}${from.hash}` : '/';
+  const target = returnPath((location.state as { from?: unknown } | null)?.from);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -73,7 +92,7 @@ export default function LoginPage() {
         {params.get('verified') === '1' && (
           <Alert kind="success">Your email is verified. You can log in now.</Alert>
         )}
-        <form onSubmit={onSubmit} noValidate={false}>
+        <form ref={formRef} onSubmit={onSubmit} noValidate={false}>
           <Field
             label="Username"
             name="username"

@@ -4,22 +4,32 @@ import type { CartItem } from './cart-item.ts';
 import { isPriced, lineErrorText, type QuotedLine } from './cart-quote.ts';
 import { removeCartItem, setCartQuantity } from './cart-store.ts';
 
-/** One cart line of docs/pages.md, priced by the server once its quote answered (`quoted`). */
+/** What a line or the total shows in place of an amount the server has not given (yet). */
+export const UNPRICED_TEXT = { updating: 'updating…', unavailable: 'price unavailable' } as const;
+export type Unpriced = keyof typeof UNPRICED_TEXT;
+
+/**
+ * One cart line of docs/pages.md, priced by the server once its quote answered (`quoted`); until then its
+ * total says it is updating (or unavailable when the quote failed): never a total worked out here.
+ */
 export function CartLine({
   item,
   index,
   quoted,
+  unpriced,
 }: {
   item: CartItem;
   /** The line's position in the cart (the server's messages may name it by that). */
   index: number;
   quoted: QuotedLine | undefined;
+  /** What the line total says while `quoted` is unknown. */
+  unpriced: Unpriced;
 }) {
   const priced = isPriced(quoted) ? quoted : null;
   const refused =
     quoted && !priced ? lineErrorText((quoted as { error: string }).error, index, item.fileName) : '';
+  // The unit price last quoted for this model, color and strength (a quantity does not change it).
   const unitPrice = priced?.unitPrice ?? item.cost;
-  const lineTotal = priced?.lineTotal ?? item.cost * item.quantity;
   const errorId = `cart-line-error-${item.id}`;
   return (
     <li
@@ -88,7 +98,13 @@ export function CartLine({
         </fieldset>
         <div className="line-price">
           <p className="line-total" data-testid="line-total">
-            {refused ? <span className="unavailable">Unavailable</span> : formatMoney(lineTotal)}
+            {refused ? (
+              <span className="unavailable">Unavailable</span>
+            ) : priced ? (
+              formatMoney(priced.lineTotal)
+            ) : (
+              <span className="unpriced">{UNPRICED_TEXT[unpriced]}</span>
+            )}
           </p>
           {priced && priced.discountPercent > 0 && (
             <p className="discount" data-testid="discount">

@@ -5,20 +5,23 @@ import { errorText, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
-import { CartLine } from './CartLine.tsx';
+import { CartLine, UNPRICED_TEXT, type Unpriced } from './CartLine.tsx';
 import { useCart } from './cart-store.ts';
 import { useCartQuote } from './use-cart-quote.ts';
 
 const CART_HINT = 'Taxes are confirmed at checkout. We ship to the US and Canada.';
 const CART_BLOCKED = 'A line above cannot be ordered as it is. Change or remove it to check out.';
+/** Where logging in returns to: this cart. */
+const BACK_TO_CART = { pathname: '/', search: '', hash: '#cart-section' };
 
 /** The cart screen of docs/pages.md, shown on the home page when logged in with a non-empty cart. */
 export default function CartSection() {
   const items = useCart();
-  const { username } = useSession();
+  const { username, sessionEnded } = useSession();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const pricing = useCartQuote(items);
+  const unpriced: Unpriced = pricing.error && !pricing.pending ? 'unavailable' : 'updating';
 
   // Back from the hosted checkout, a page restored from the back/forward cache is usable again.
   useEffect(() => {
@@ -31,10 +34,11 @@ export default function CartSection() {
 
   async function checkout() {
     if (items.length === 0) return alert(MSG.cartEmpty);
-    if (!username) {
+    const toLogin = () => {
       alert(MSG.checkoutNeedsLogin);
-      return navigate('/login');
-    }
+      return navigate('/login', { state: { from: BACK_TO_CART } });
+    };
+    if (!username) return toLogin();
     setBusy(true);
     const fail = (message: string) => {
       setBusy(false);
@@ -43,6 +47,13 @@ export default function CartSection() {
     try {
       const res = await postJson('/api/create-checkout-session.php', { cartItems: items });
       const data = await readJson(res);
+      if (res.status === 401) {
+        // The session ended (expired, or logged out elsewhere): logged out here too, the cart kept for
+        // the login that comes back to it.
+        setBusy(false);
+        sessionEnded();
+        return toLogin();
+      }
       if (!res.ok) return fail(MSG.checkoutFailed(errorText(data) ?? `${res.statusText} (${res.status})`));
       if (typeof data.id !== 'string' || !data.id || typeof data.url !== 'string' || !data.url) {
         return fail(MSG.checkoutFailed(MSG.checkoutNoSession));
@@ -62,7 +73,7 @@ export default function CartSection() {
     <div className="cart">
       <ul className="cart-items">
         {items.map((item, n) => (
-          <CartLine key={item.id} item={item} index={n} quoted={pricing.lines[n]} />
+          <CartLine key={item.id} item={item} index={n} quoted={pricing.lines[n]} unpriced={unpriced} />
         ))}
       </ul>
       <div
@@ -70,7 +81,14 @@ export default function CartSection() {
         data-state={pricing.pending ? 'pending' : pricing.error ? 'failed' : 'quoted'}
       >
         <p>
-          Total estimate: <strong data-testid="cart-total">{formatMoney(pricing.total)}</strong>
+          Total estimate:{' '}
+          <strong data-testid="cart-total">
+            {pricing.total === null ? (
+              <span className="unpriced">{UNPRICED_TEXT[unpriced]}</span>
+            ) : (
+              formatMoney(pricing.total)
+            )}
+          </strong>
         </p>
         <p className="hint" role="status">
           {pricing.pending ? 'Updating the prices…' : pricing.error || CART_HINT}

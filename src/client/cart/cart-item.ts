@@ -144,7 +144,3 @@ export function removeFromCart(items: CartItem[], id: string): CartItem[] {
 export function cartCount(items: CartItem[]): number {
   return items.reduce((n, i) => n + i.quantity, 0);
 }
-
-export function cartTotal(items: CartItem[]): number {
-  return items.reduce((sum, i) => sum + i.cost * i.quantity, 0);
-}

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { type PaidLine, withoutPaidLines } from '../../shared/cart.ts';
 import {
   addToCart,
   type CartItem,
@@ -73,6 +74,14 @@ export const removeCartItem = (id: string) => commit(removeFromCart(items, id));
 export const updateCartNotes = (id: string, notes: string) =>
   commit(items.map((i) => (i.id === id ? { ...i, notes } : i)));
 export const clearCart = () => commit([]);
+/**
+ * Takes a paid order's lines out of the cart (src/shared/cart.ts withoutPaidLines): each paid line's pieces
+ * leave the matching line; every other line stays as it is. Saves only on a change.
+ */
+export const removePaidLines = (paid: readonly PaidLine[]) => {
+  const next = withoutPaidLines(items, paid);
+  if (next !== items) commit(next);
+};
 /** Stores the server's unit prices (line id -> dollars) as the lines' `cost`; saves only on a change. */
 export const setCartUnitPrices = (prices: ReadonlyMap<string, number>) => {
   const next = withUnitPrices(items, prices);

@@ -3,19 +3,24 @@ import type { CartItem } from './cart-item.ts';
 import { cartQuoteKey, fetchCartQuote, isPriced, type QuotedLine } from './cart-quote.ts';
 import { setCartUnitPrices } from './cart-store.ts';
 
-// The server's prices for the cart, asked for a moment after the last change. Until an answer comes, a
-// line keeps the price it was last quoted at (or its stored `cost`), so nothing jumps while typing.
+// The server's prices for the cart, asked for a moment after the last change. Every amount shown is the
+// server's: a line keeps the price it was last quoted at for exactly its model, color, strength and quantity,
+// and a line without one shows that its price is on its way (or unavailable), never a sum worked out here.
 
 export const CART_QUOTE_DELAY_MS = 300;
 
 export type CartPricing = {
   /** Per cart line, in order: the server's price or refusal, or undefined while it is unknown. */
   lines: (QuotedLine | undefined)[];
-  /** Dollars: the server's total once it answered for exactly this cart; meanwhile the best estimate. */
-  total: number;
+  /**
+   * Dollars: the server's total for exactly this cart, or the sum of the server's line totals when every
+   * line has one (a line that cannot be ordered counts nothing, as on the server); null while a line's
+   * price is unknown.
+   */
+  total: number | null;
   /** True while the answer for the current cart is on its way. */
   pending: boolean;
-  /** The quote call failed (the lines keep their stored prices). */
+  /** The quote call failed: a line without a price of its own shows it as unavailable. */
   error: string;
   /** Some line cannot be ordered: the checkout would refuse it. */
   blocked: boolean;
@@ -24,6 +29,16 @@ export type CartPricing = {
 type Answer = { key: string; byLine: Map<string, QuotedLine>; total: number | null; error: string };
 
 const lineKey = (i: CartItem) => cartQuoteKey([i]);
+
+/** The sum of the server's line totals, in whole cents; null when a line has no answer yet. */
+export function sumOfLines(lines: (QuotedLine | undefined)[]): number | null {
+  let cents = 0;
+  for (const line of lines) {
+    if (!line) return null;
+    if (isPriced(line)) cents += Math.round(line.lineTotal * 100);
+  }
+  return cents / 100;
+}
 
 export function useCartQuote(items: CartItem[]): CartPricing {
   const key = cartQuoteKey(items);
@@ -65,14 +80,9 @@ export function useCartQuote(items: CartItem[]): CartPricing {
 
   const current = answer?.key === key;
   const lines = items.map((i) => answer?.byLine.get(lineKey(i)));
-  const estimate = items.reduce((sum, item, n) => {
-    const line = lines[n];
-    if (isPriced(line)) return sum + line.lineTotal;
-    return line ? sum : sum + item.cost * item.quantity;
-  }, 0);
   return {
     lines,
-    total: current && answer.total !== null ? answer.total : estimate,
+    total: current && answer.total !== null ? answer.total : sumOfLines(lines),
     pending: items.length > 0 && !current,
     error: current ? answer.error : '',
     blocked: lines.some((l) => !!l && !isPriced(l)),

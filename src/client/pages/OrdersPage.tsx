@@ -1,26 +1,17 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { colorName, colorSwatch, statusLabel, strengthLabel } from '../../shared/catalog.ts';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { carrierName } from '../../shared/carriers.ts';
+import { colorName, colorSwatch, strengthLabel } from '../../shared/catalog.ts';
 import { formatDate, formatMoney } from '../../shared/format.ts';
-import type { OrderItemPayload, OrderPayload } from '../../shared/orders.ts';
-import { errorText, getJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { viewMeshUrl } from '../viewer/view-url.ts';
+import { PendingOrderActions, StatusBadge, TestOrderMark } from './OrderParts.tsx';
+import { fetchOrders, type OrderItemView, type OrderView } from './order-api.ts';
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
 type Viewing = { url: string; fileName: string; color: string };
-
-/** The order as get_orders.php answers it, read defensively: the checkout adds these fields. */
-type OrderItemView = OrderItemPayload & { line_total?: number | null };
-type OrderView = Omit<OrderPayload, 'items'> & {
-  items: OrderItemView[];
-  /** The hosted checkout of a still-pending order. */
-  payment_url?: string | null;
-  /** YYYY-MM-DD */
-  ship_by?: string | null;
-};
 
 // Not imported from shared/address.ts: that module's schema would bring zod into this page's chunk.
 const COUNTRY_NAMES: Record<string, string> = { US: 'United States', CA: 'Canada' };
@@ -38,8 +29,58 @@ export function formatDay(day: string): string {
 const lineTotalOf = (item: OrderItemView) =>
   typeof item.line_total === 'number' ? item.line_total : item.cost * item.quantity;
 
-function StatusBadge({ status }: { status: string }) {
-  return <span className={`status-badge status-${status || 'unknown'}`}>{statusLabel(status)}</span>;
+/** The tracking number of a shipped order, with its carrier, linked to the carrier's tracking page. */
+function Tracking({ order }: { order: OrderView }) {
+  const carrier = carrierName(order.carrier);
+  return (
+    <dd className="tracking">
+      {carrier && <span className="carrier">{carrier} </span>}
+      {order.tracking_url ? (
+        <a href={order.tracking_url} target="_blank" rel="noopener">
+          {order.tracking_number}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        order.tracking_number
+      )}
+    </dd>
+  );
+}
+
+/** Money sent back: each refund and its date. */
+function Refunds({ order }: { order: OrderView }) {
+  const refunds = order.refunds ?? [];
+  if (refunds.length === 0) return null;
+  return (
+    <ul className="order-refunds" aria-label="Refunds">
+      {refunds.map((r, n) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: refunds are listed oldest first and never reorder.
+        <li key={n}>
+          Refunded {formatMoney(r.amount)} on {formatDate(r.created_at)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What the shop wrote to the customer about this order, oldest first (plain text). */
+function ShopNotes({ order }: { order: OrderView }) {
+  const notes = order.notes ?? [];
+  if (notes.length === 0) return null;
+  return (
+    <ul className="shop-notes" aria-label="Messages from the shop">
+      {notes.map((note, n) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: notes are listed oldest first and never reorder.
+        <li key={n} className="shop-note">
+          <p className="shop-note-head">
+            <strong>Message from the shop</strong>{' '}
+            <time dateTime={note.created_at}>{formatDate(note.created_at)}</time>
+          </p>
+          <p className="shop-note-text">{note.text}</p>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function Address({ order }: { order: OrderView }) {
@@ -110,34 +151,109 @@ function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => v
   );
 }
 
+function OrderCard({
+  order,
+  onView,
+  onChange,
+  onStale,
+}: {
+  order: OrderView;
+  onView: (v: Viewing) => void;
+  onChange: (order: OrderView) => void;
+  onStale: () => void;
+}) {
+  const refunded = order.amount_refunded ?? 0;
+  return (
+    <li className="card order-card">
+      <header className="order-head">
+        <h2>Order #{order.id}</h2>
+        <span className="order-marks">
+          {order.test_mode && <TestOrderMark />}
+          <StatusBadge status={order.status} />
+        </span>
+      </header>
+      <dl className="order-facts">
+        <div>
+          <dt>Placed</dt>
+          <dd>{formatDate(order.created_at)}</dd>
+        </div>
+        <div>
+          <dt>Items</dt>
+          <dd>{order.items.reduce((n, i) => n + i.quantity, 0)}</dd>
+        </div>
+        <div>
+          <dt>Total</dt>
+          <dd>{formatMoney(order.total_amount, order.currency)}</dd>
+        </div>
+        {refunded > 0 && (
+          <div>
+            <dt>Refunded</dt>
+            <dd data-testid="refunded">{formatMoney(refunded, order.currency)}</dd>
+          </div>
+        )}
+        {order.ship_by && SHIPS_WHEN.has(order.status) && (
+          <div>
+            <dt>Ships by</dt>
+            <dd data-testid="ship-by">{formatDay(order.ship_by)}</dd>
+          </div>
+        )}
+        {order.status === 'shipped' && order.tracking_number && (
+          <div>
+            <dt>Tracking number</dt>
+            <Tracking order={order} />
+          </div>
+        )}
+      </dl>
+      <PendingOrderActions
+        order={order}
+        cancelLabel="Cancel order"
+        onCancelled={(status) => onChange({ ...order, status, can_cancel: false, payment_url: null })}
+        onStale={onStale}
+      />
+      <Refunds order={order} />
+      <ShopNotes order={order} />
+      <Address order={order} />
+      {order.items.length === 0 ? (
+        <p className="empty">{MSG.ordersNoItems}</p>
+      ) : (
+        <ul className="order-items">
+          {order.items.map((item) => (
+            <Item key={item.item_id} item={item} onView={onView} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
 export default function OrdersPage() {
   useDocumentTitle('My Orders');
   const [orders, setOrders] = useState<OrderView[] | null>(null);
   const [error, setError] = useState('');
   const [viewing, setViewing] = useState<Viewing | null>(null);
+  const [reads, setReads] = useState(0);
+  const readAgain = useCallback(() => setReads((n) => n + 1), []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reads` reads the orders again (an order moved).
   useEffect(() => {
     const controller = new AbortController();
     (async () => {
       try {
-        const res = await getJson('/api/get_orders.php', { signal: controller.signal });
-        if (!res.ok) {
-          const data = await readJson(res);
-          setError(errorText(data) ?? MSG.ordersFailed(res.statusText, res.status));
-          return;
-        }
-        const data: unknown = await res.json();
-        if (!Array.isArray(data)) {
-          setError(MSG.ordersBadData);
-          return;
-        }
-        setOrders(data as OrderView[]);
+        const outcome = await fetchOrders(controller.signal);
+        if (controller.signal.aborted) return;
+        if (outcome.ok) setOrders(outcome.orders);
+        else setError(outcome.error);
       } catch (err) {
         if (!controller.signal.aborted) setError(err instanceof Error ? err.message : MSG.network);
       }
     })();
     return () => controller.abort();
-  }, []);
+  }, [reads]);
+
+  const replace = useCallback(
+    (next: OrderView) => setOrders((list) => list?.map((o) => (o.id === next.id ? next : o)) ?? list),
+    [],
+  );
 
   return (
     <section className="page orders-page" aria-labelledby="orders-title">
@@ -153,56 +269,13 @@ export default function OrdersPage() {
       ) : (
         <ol className="order-list">
           {orders.map((order) => (
-            <li key={order.id} className="card order-card">
-              <header className="order-head">
-                <h2>Order #{order.id}</h2>
-                <StatusBadge status={order.status} />
-              </header>
-              <dl className="order-facts">
-                <div>
-                  <dt>Placed</dt>
-                  <dd>{formatDate(order.created_at)}</dd>
-                </div>
-                <div>
-                  <dt>Items</dt>
-                  <dd>{order.items.reduce((n, i) => n + i.quantity, 0)}</dd>
-                </div>
-                <div>
-                  <dt>Total</dt>
-                  <dd>{formatMoney(order.total_amount, order.currency)}</dd>
-                </div>
-                {order.ship_by && SHIPS_WHEN.has(order.status) && (
-                  <div>
-                    <dt>Ships by</dt>
-                    <dd data-testid="ship-by">{formatDay(order.ship_by)}</dd>
-                  </div>
-                )}
-                {order.status === 'shipped' && order.tracking_number && (
-                  <div>
-                    <dt>Tracking number</dt>
-                    <dd className="tracking">{order.tracking_number}</dd>
-                  </div>
-                )}
-              </dl>
-              {order.status === 'pending' && order.payment_url && (
-                <p className="order-pay">
-                  <a className="button button-primary" href={order.payment_url}>
-                    Complete payment
-                  </a>{' '}
-                  <span className="hint">This order is waiting for its payment.</span>
-                </p>
-              )}
-              <Address order={order} />
-              {order.items.length === 0 ? (
-                <p className="empty">{MSG.ordersNoItems}</p>
-              ) : (
-                <ul className="order-items">
-                  {order.items.map((item) => (
-                    <Item key={item.item_id} item={item} onView={setViewing} />
-                  ))}
-                </ul>
-              )}
-            </li>
+            <OrderCard
+              key={order.id}
+              order={order}
+              onView={setViewing}
+              onChange={replace}
+              onStale={readAgain}
+            />
           ))}
         </ol>
       )}

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { regionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../shared/address.ts';
+import { checkoutRegionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../shared/address.ts';
 import type { SimulatorSessionPayload } from '../../shared/checkout.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { leavePage } from './leave.ts';
@@ -7,12 +7,12 @@ import { PayField } from './PayField.tsx';
 import { paySession } from './simulator-api.ts';
 import {
   checkPayForm,
-  EMPTY_FORM,
   FIELD_PATHS,
   type FieldErrors,
   type FieldPath,
   formatCardNumber,
   formatExpiry,
+  initialForm,
   type PayForm,
   withCountry,
 } from './simulator-form.ts';
@@ -28,12 +28,21 @@ export function PaymentForm({
   session: SimulatorSessionPayload;
   onClosed: () => void;
 }) {
-  const [form, setForm] = useState<PayForm>(EMPTY_FORM);
+  // A returning customer's last name and address, filled in and editable (the session's `prefill`).
+  const [form, setForm] = useState<PayForm>(() => initialForm(session.prefill));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
   const [formErrorField, setFormErrorField] = useState<FieldPath | null>(null);
   const [paying, setPaying] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+
+  // A returning customer's address is filled in: the cursor starts in the card number, as on Stripe's page.
+  const prefilled = session.prefill !== null;
+  useEffect(() => {
+    if (!prefilled) return;
+    const card = formRef.current?.elements.namedItem(FIELD_PATHS.cardNumber);
+    if (card instanceof HTMLInputElement) card.focus();
+  }, [prefilled]);
 
   // Back here from the success page (the back/forward cache): usable again, and the session asked anew.
   useEffect(() => {
@@ -93,7 +102,8 @@ export function PaymentForm({
     }
   }
 
-  const regions = regionsOf(form.country);
+  // The regions Stripe Checkout offers: the states, DC, PR, the territories and APO/FPO.
+  const regions = checkoutRegionsOf(form.country);
   const isCa = form.country === 'CA';
   const fieldProps = (key: keyof PayForm) => {
     const path = FIELD_PATHS[key];

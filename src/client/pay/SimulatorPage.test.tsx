@@ -32,6 +32,16 @@ const session: SimulatorSessionPayload = {
   cancelUrl: 'http://shop.test/payment-cancel',
   successUrl: `http://shop.test/payment-success?session_id=${ID}`,
   expiresAt: '2026-11-26T00:00:00.000Z',
+  prefill: null,
+};
+const lastAddress = {
+  name: 'Ada Lovelace',
+  line1: '1 Capitol Square',
+  line2: 'Suite 2',
+  city: 'Madison',
+  state: 'WI',
+  postalCode: '53703',
+  country: 'US',
 };
 
 type PayAnswer = { status: number; body: unknown };
@@ -188,6 +198,56 @@ describe('the simulator page', () => {
     const back = Object.assign(new Event('pageshow'), { persisted: true });
     await act(async () => window.dispatchEvent(back));
     await until(() => text().includes('This checkout is paid'), 'the paid session');
+  });
+
+  it("fills in the customer's last name and address (editable): only the card is typed", async () => {
+    sessionAnswer = { status: 200, body: { ...session, prefill: lastAddress } };
+    payAnswers = [{ status: 200, body: { redirectUrl: session.successUrl } }];
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    expect(field('Full name').value).toBe('Ada Lovelace');
+    expect(field('Address line 1').value).toBe('1 Capitol Square');
+    expect(field('Address line 2 (optional)').value).toBe('Suite 2');
+    expect(field('City').value).toBe('Madison');
+    expect(field('State').value).toBe('WI');
+    expect(field('ZIP code').value).toBe('53703');
+    expect(field('Country').value).toBe('US');
+    expect(field('Card number').value).toBe('');
+    type('Address line 2 (optional)', '');
+    type('Card number', '4242 4242 4242 4242');
+    type('Expiry (MM / YY)', '12 / 39');
+    type('CVC', '123');
+    await click(/^Pay/);
+    await until(() => vi.mocked(leavePage).mock.calls.length > 0, 'the redirect');
+    expect(paid).toEqual([
+      {
+        card: { number: '4242424242424242', expiry: '12 / 39', cvc: '123' },
+        shipping: { ...lastAddress, line2: '' },
+      },
+    ]);
+  });
+
+  it("offers the regions Stripe Checkout offers, and shows the server's field error", async () => {
+    payAnswers = [
+      {
+        status: 400,
+        body: {
+          error: 'Use letters, digits and punctuation only: no line breaks, tabs or text-direction marks.',
+          field: 'shipping.name',
+        },
+      },
+    ];
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    const states = [...(field('State') as HTMLSelectElement).options].map((o) => o.value);
+    expect(states).toEqual(expect.arrayContaining(['WI', 'DC', 'PR', 'GU', 'VI', 'AA', 'AE', 'AP']));
+    fillAll();
+    type('State', 'AE');
+    type('ZIP code', '09001');
+    await click(/^Pay/);
+    await until(() => text().includes('no line breaks'), 'the field error');
+    expect(field('Full name').getAttribute('aria-invalid')).toBe('true');
+    expect((paid[0] as { shipping: { state: string } }).shipping.state).toBe('AE');
   });
 
   it('shows a declined card, keeps the form, and a 400 on its field', async () => {

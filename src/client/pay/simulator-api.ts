@@ -21,6 +21,18 @@ export type PayOutcome =
 
 const STATUSES = ['open', 'complete', 'expired'];
 
+const PREFILL_FIELDS = ['name', 'line1', 'line2', 'city', 'state', 'postalCode', 'country'] as const;
+
+/** The customer's last address to fill the form in with: every field a string, or none at all. */
+function readPrefill(value: unknown): SimulatorSessionPayload['prefill'] {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  if (!PREFILL_FIELDS.every((f) => typeof v[f] === 'string')) return null;
+  return Object.fromEntries(PREFILL_FIELDS.map((f) => [f, v[f]])) as NonNullable<
+    SimulatorSessionPayload['prefill']
+  >;
+}
+
 /** A light check of the session (the fields the page reads). */
 export function readSession(data: Record<string, unknown>): SimulatorSessionPayload | null {
   const { id, shopName, status, total, lines, cancelUrl, successUrl } = data;
@@ -34,6 +46,7 @@ export function readSession(data: Record<string, unknown>): SimulatorSessionPayl
   return {
     ...(data as SimulatorSessionPayload),
     currency: typeof data.currency === 'string' ? data.currency : 'usd',
+    prefill: readPrefill(data.prefill),
   };
 }
 

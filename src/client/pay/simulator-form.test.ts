@@ -7,6 +7,7 @@ import {
   expiryInFuture,
   formatCardNumber,
   formatExpiry,
+  initialForm,
   type PayForm,
   withCountry,
 } from './simulator-form.ts';
@@ -102,5 +103,42 @@ describe('formatting as typed', () => {
   it('keeps a state the new country also has, and clears one it has not', () => {
     expect(withCountry({ ...filled, state: 'WI' }, 'US').state).toBe('WI');
     expect(withCountry({ ...filled, state: 'WI' }, 'CA')).toMatchObject({ country: 'CA', state: '' });
+  });
+});
+
+describe("initialForm (the customer's last address, filled in)", () => {
+  const prefill = {
+    name: 'Ada Lovelace',
+    line1: '1 Capitol Square',
+    line2: '',
+    city: 'Madison',
+    state: 'WI',
+    postalCode: '53703',
+    country: 'US',
+  };
+
+  it('fills the name and address, never the card; none without a prefill', () => {
+    expect(initialForm(null)).toEqual(EMPTY_FORM);
+    expect(initialForm(undefined)).toEqual(EMPTY_FORM);
+    const form = initialForm(prefill);
+    expect(form).toEqual({ ...EMPTY_FORM, ...prefill, country: 'US' });
+    expect(
+      checkPayForm({ ...form, cardNumber: '4242 4242 4242 4242', expiry: '12 / 39', cvc: '123' }, NOW).ok,
+    ).toBe(true);
+  });
+
+  it('keeps a military or territory region, drops one the country does not have, ignores another country', () => {
+    expect(initialForm({ ...prefill, state: 'AE', postalCode: '09001' }).state).toBe('AE');
+    expect(initialForm({ ...prefill, state: 'ON' }).state).toBe('');
+    expect(initialForm({ ...prefill, country: 'CA', state: 'ON', postalCode: 'K1A 0B1' })).toMatchObject({
+      country: 'CA',
+      state: 'ON',
+    });
+    expect(initialForm({ ...prefill, country: 'MX' })).toEqual(EMPTY_FORM);
+  });
+
+  it('a changed country keeps a region Stripe Checkout offers for it', () => {
+    expect(withCountry({ ...filled, state: 'GU' }, 'US').state).toBe('GU');
+    expect(withCountry({ ...filled, state: 'GU' }, 'CA').state).toBe('');
   });
 });

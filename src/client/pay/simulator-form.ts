@@ -1,5 +1,10 @@
-import { regionsOf, type ShippingCountry } from '../../shared/address.ts';
-import { CARD_MSG, type SimulatorPayInput, simulatorPayRequest } from '../../shared/checkout.ts';
+import { checkoutRegionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../shared/address.ts';
+import {
+  CARD_MSG,
+  type SimulatorPayInput,
+  type SimulatorSessionPayload,
+  simulatorPayRequest,
+} from '../../shared/checkout.ts';
 
 // The simulator's payment form: its fields as typed, checked with the same zod schema the server uses.
 
@@ -45,6 +50,28 @@ export const EMPTY_FORM: PayForm = {
   expiry: '',
   cvc: '',
 };
+
+const isCountry = (c: string): c is ShippingCountry => Object.hasOwn(SHIPPING_COUNTRY_NAMES, c);
+
+/**
+ * The form as it opens: the customer's last shipping name and address when the session brings one (all
+ * editable), else empty; a state the country's list does not offer is left to choose. The card is never
+ * filled in.
+ */
+export function initialForm(prefill: SimulatorSessionPayload['prefill'] | undefined): PayForm {
+  if (!prefill || !isCountry(prefill.country)) return EMPTY_FORM;
+  const state = Object.hasOwn(checkoutRegionsOf(prefill.country), prefill.state) ? prefill.state : '';
+  return {
+    ...EMPTY_FORM,
+    name: prefill.name,
+    line1: prefill.line1,
+    line2: prefill.line2,
+    city: prefill.city,
+    state,
+    postalCode: prefill.postalCode,
+    country: prefill.country,
+  };
+}
 
 export function toPayInput(form: PayForm): SimulatorPayInput {
   return {
@@ -102,6 +129,6 @@ export function formatExpiry(text: string): string {
 
 /** The country changed: keep the state only if the new country has it. */
 export function withCountry(form: PayForm, country: ShippingCountry): PayForm {
-  const state = Object.hasOwn(regionsOf(country), form.state) ? form.state : '';
+  const state = Object.hasOwn(checkoutRegionsOf(country), form.state) ? form.state : '';
   return { ...form, country, state };
 }

@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { getJson } from '../api.ts';
 import { clearCart } from '../cart/cart-store.ts';
 import { endCartSync, startCartSync } from '../cart/cart-sync.ts';
@@ -10,12 +19,20 @@ type SessionApi = SessionState & {
   loggedIn(username: string): Promise<void>;
   /** Calls the server and clears the user, the admin flag and the cart even if the call fails. */
   logout(): Promise<void>;
+  /**
+   * The server answered 401 to a call that needs a login (the session expired or ended elsewhere): logged
+   * out and not an admin, as after a failed session check, but the cart stays on this browser for the login
+   * that follows (it still mirrors the account, so logging in again does not add its lines twice).
+   */
+  sessionEnded(): void;
 };
 
 const SessionContext = createContext<SessionApi | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<SessionState>(INITIAL_SESSION);
+  /** Set by sessionEnded: the next logged-out state keeps the cart. */
+  const keepCart = useRef(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -31,6 +48,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (state.loading) return;
     if (state.username) void startCartSync(state.username);
+    else if (keepCart.current) keepCart.current = false;
     else if (endCartSync()) clearCart();
   }, [state.username, state.loading]);
 
@@ -52,7 +70,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ username: null, isAdmin: false, loading: false });
   }, []);
 
-  const value = useMemo(() => ({ ...state, loggedIn, logout }), [state, loggedIn, logout]);
+  const sessionEnded = useCallback(() => {
+    keepCart.current = true;
+    setState({ username: null, isAdmin: false, loading: false });
+  }, []);
+
+  const value = useMemo(
+    () => ({ ...state, loggedIn, logout, sessionEnded }),
+    [state, loggedIn, logout, sessionEnded],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

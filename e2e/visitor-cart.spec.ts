@@ -47,9 +47,10 @@ test("a visitor's cart waits for them through logging in, and big totals read li
   const line = section.locator('li.cart-item').filter({ hasText: CUBE });
   await expect(line).toHaveCount(1);
 
-  // 100 cubes at $12.00 less 10 %: $1,080.00, with its separator, in the line and the total.
+  // 100 cubes at the $12.00 minimum: no discount takes a piece below it, so $1,200.00, with its separator, in
+  // the line and the total.
   await line.getByLabel('Quantity', { exact: true }).fill('100');
   await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
-  await expect(line.getByTestId('line-total')).toHaveText('$1,080.00');
-  await expect(page.locator('.cart-summary')).toContainText('$1,080.00');
+  await expect(line.getByTestId('line-total')).toHaveText('$1,200.00');
+  await expect(page.locator('.cart-summary')).toContainText('$1,200.00');
 });

@@ -181,7 +181,9 @@ export function loadConfig(
     shopEmail: e.SHOP_EMAIL,
     mailFrom: e.MAIL_FROM ?? `${e.SHOP_NAME} <${e.SHOP_EMAIL}>`,
     smtpUrl: e.SMTP_URL,
-    ...(options.payments === false ? { paymentProvider: 'none' as const, stripe: undefined } : paymentSettings(e)),
+    ...(options.payments === false
+      ? { paymentProvider: 'none' as const, stripe: undefined }
+      : paymentSettings(e)),
     maxOrderCents: Math.round(e.MAX_ORDER_TOTAL_USD * 100),
     uploadRetentionMs: e.UPLOAD_RETENTION_HOURS * 3600_000,
     uploadMinFreeBytes: e.UPLOAD_MIN_FREE_MB * 1024 * 1024,

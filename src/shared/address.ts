@@ -123,7 +123,7 @@ export const ADDRESS_MSG = {
  * Control characters (line breaks, tabs, NUL...) and the invisible marks that reverse the direction of text:
  * in a name or an address they break the mail's lines or make a label read other than it is stored.
  */
-export const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_TEXT = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const text = (max: number, required?: string) => {
   const base = z

@@ -217,7 +217,7 @@ describe('a good cart', () => {
     const lines = [
       { modelId: a, color: '#28a745', strength: 5, quantity: 10 },
       { modelId: b, color: '#343a40', strength: 2, quantity: 3 },
-      { modelId: a, color: '#28a745', strength: 1, quantity: 55 },
+      { modelId: a, color: '#dc3545', strength: 5, quantity: 55 },
     ];
     const cards = [];
     for (const l of lines) cards.push((await post(t, '/api/quote', l, erin.cookie)).json());

@@ -1,8 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { box, inverted, merged } from '../../mesh/testing/generate.ts';
 import { ADDRESS_MSG } from '../../shared/address.ts';
 import { countRows, drainedMails } from '../auth/testing.ts';
 import { orderEvents, orderFlags, orders, outbox, simulatorSessions } from '../db/schema.ts';
+import { meshStl, uploadRequest } from '../models/testing.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { type StripeFake, signedEvent, startStripeFake } from './testing/stripe-fake.ts';
 import {
@@ -148,13 +150,7 @@ describe('with the simulator', () => {
       mails: await countRows(t.database.db, outbox),
     };
     for (const field of ['name', 'line1', 'line2', 'city'] as const) {
-      for (const bad of [
-        'Ada\nLovelace',
-        'Ada\r\nEvil: header',
-        'Ada\tL',
-        'evil\u202Egnp.exe',
-        'x\u2066y',
-      ]) {
+      for (const bad of ['Ada\nLovelace', 'Ada\r\nEvil: header', 'Ada\tL', 'evil\u202Egnp.exe', 'x\u2066y']) {
         const res = await paySimulator(t, id, undefined, { ...ADDRESS, [field]: bad });
         expect(res.statusCode, `${field}: ${JSON.stringify(bad)}`).toBe(400);
         expect(res.json()).toEqual({ error: ADDRESS_MSG.characters, field: `shipping.${field}` });
@@ -213,6 +209,27 @@ describe('with the simulator', () => {
       headers: { cookie: customer.cookie },
     });
     expect(status.json()).toMatchObject({ orderId: order.id, status: 'paid', testMode: true });
+  });
+
+  it('flags a paid order holding a model the analysis corrected, once, not blocking', async () => {
+    const probe = merged(box(20, 20, 20), inverted(box(20, 20, 20, 30, 0, 0)));
+    const up = await t.app.inject(
+      uploadRequest({ fileName: 'probe.stl', bytes: meshStl(probe) }, customer.cookie),
+    );
+    expect(up.statusCode).toBe(201);
+    const id = (await startCheckout(t, customer, [cartItem(up.json().id)])).json().id as string;
+    // Not paid yet: no flag (nothing to print).
+    const order = (await orderOfSession(t, id))!;
+    expect(await openFlags(t, order.id)).toEqual([]);
+    await paySimulator(t, id);
+    expect((await orderOfSession(t, id))!.status).toBe('paid');
+    const flags = await openFlags(t, order.id);
+    expect(flags).toMatchObject([{ kind: 'model_corrected', blocking: false }]);
+    expect(flags[0]!.details).toContain('probe.stl (1 inside out)');
+    const mails = await drainedMails(t);
+    expect(mails.filter((m) => m.headers.subject?.includes(`Order #${order.id} needs review`))).toHaveLength(
+      1,
+    );
   });
 
   it('prefills the simulator page for the order’s own customer only', async () => {

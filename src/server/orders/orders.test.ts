@@ -98,7 +98,7 @@ describe('GET /api/get_orders.php', () => {
 
   it('shows a checkout: the line total after the quantity discount, Complete payment while pending, then ship-by', async () => {
     const dan = await makeCustomer(t);
-    const model = await uploadBox(t, dan, 30, 'ten.stl');
+    const model = await uploadBox(t, dan, 40, 'ten.stl');
     const checkout = await startCheckout(t, dan, [cartItem(model, { quantity: 10, strength: 5 })]);
     const { id, url } = checkout.json();
     const list = async () =>

@@ -116,7 +116,7 @@ function OrderBody({
           <dl className="admin-facts">
             <div>
               <dt>Method</dt>
-              <dd>{order.shipping.method || 'Standard'}</dd>
+              <dd>{order.shipping.method || 'Free shipping (no method chosen)'}</dd>
             </div>
             {order.shippingCents > 0 && (
               <div>

@@ -112,7 +112,7 @@ function Ticket({ order }: { order: AdminOrderDetail }) {
         </div>
         <div>
           <h3>Shipping method</h3>
-          <p>{order.shipping.method || 'Standard'}</p>
+          <p>{order.shipping.method || 'Free shipping (no method chosen)'}</p>
           <h3>Customer</h3>
           <p>
             {order.customer.username} · {order.customer.email}

@@ -6,7 +6,7 @@ import { countRows, drainedMails } from '../auth/testing.ts';
 import { orderEvents, orderFlags, orders, outbox, simulatorSessions } from '../db/schema.ts';
 import { meshStl, uploadRequest } from '../models/testing.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
-import { type StripeFake, signedEvent, startStripeFake } from './testing/stripe-fake.ts';
+import { signedEvent } from './testing/stripe-fake.ts';
 import {
   ADDRESS,
   type Customer,
@@ -15,10 +15,11 @@ import {
   orderOfSession,
   paySimulator,
   post,
+  type StripeShop,
   startCheckout,
+  startStripeShop,
   uploadBox,
 } from './testing.ts';
-import { WEBHOOK_PATH } from './webhook-route.ts';
 
 // The small edges of issue #23 (§4 addresses, §7): a paid order is kept whatever address the hosted page
 // took, names and addresses cannot carry line breaks or direction marks, the cart's prices are rate-limited,
@@ -33,26 +34,17 @@ async function openFlags(t: TestApp, orderId: number) {
 }
 
 describe('an address the shop’s rules refuse, on a paid session', () => {
-  const WEBHOOK_SECRET = 'whsec_edges';
-  let fake: StripeFake;
+  let shop: StripeShop;
   let t: TestApp;
   let customer: Customer;
   let model: string;
   beforeAll(async () => {
-    fake = await startStripeFake();
-    t = await buildTestApp({
-      RATE_LIMIT_SCALE: '100',
-      STRIPE_SECRET_KEY: 'sk_test_edges',
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-    });
+    shop = await startStripeShop();
+    t = shop.t;
     customer = await makeCustomer(t);
     model = await uploadBox(t, customer, 30, 'apo.stl');
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => shop.close());
 
   it('still becomes a paid order: the raw address kept, the order flagged "check the address", the mail sent', async () => {
     for (const [n, shipping] of [
@@ -86,14 +78,9 @@ describe('an address the shop’s rules refuse, on a paid session', () => {
       ],
     ] as const) {
       const id = (await startCheckout(t, customer, [cartItem(model, { quantity: n })])).json().id as string;
-      fake.pay(id, { collected_information: { shipping_details: shipping } });
-      const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', fake.sessions.get(id));
-      const res = await t.app.inject({
-        method: 'POST',
-        url: WEBHOOK_PATH,
-        headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-        payload: e.payload,
-      });
+      shop.fake.pay(id, { collected_information: { shipping_details: shipping } });
+      const e = signedEvent(shop.webhookSecret, 'checkout.session.completed', shop.fake.sessions.get(id));
+      const res = await shop.deliver(e);
       expect(res.statusCode).toBe(200);
       const order = (await orderOfSession(t, id))!;
       expect(order.status).toBe('paid');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countRows } from '../auth/testing.ts';
 import { orderEvents, orderFlags, orderItems, orders, outbox, simulatorSessions } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
-import { type StripeFake, signedEvent, startStripeFake } from './testing/stripe-fake.ts';
+import { type StripeFake, signedEvent } from './testing/stripe-fake.ts';
 import {
   type Customer,
   cartItem,
@@ -11,10 +11,11 @@ import {
   orderOfSession,
   paySimulator,
   post,
+  type StripeShop,
   startCheckout,
+  startStripeShop,
   uploadBox,
 } from './testing.ts';
-import { WEBHOOK_PATH } from './webhook-route.ts';
 
 // One open checkout per customer (issue #23 §3): the same cart reuses its session, a changed cart's
 // checkout replaces the open one (its session expired, the order cancelled with an event naming its
@@ -158,38 +159,22 @@ describe('with the simulator', () => {
 });
 
 describe('with Stripe (the local fake)', () => {
-  const SECRET_KEY = 'sk_test_one_open';
-  const WEBHOOK_SECRET = 'whsec_one_open';
+  let shop: StripeShop;
   let fake: StripeFake;
   let t: TestApp;
   let model: string;
   let eve: Customer;
   beforeAll(async () => {
-    fake = await startStripeFake();
-    t = await buildTestApp({
-      RATE_LIMIT_SCALE: '100',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-    });
+    shop = await startStripeShop();
+    ({ fake, t } = shop);
     eve = await makeCustomer(t);
     model = await uploadBox(t, eve, 30, 'eve.stl');
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => shop.close());
   beforeEach(() => {
     fake.failWith = null;
   });
-
-  const deliver = (e: { payload: string; signature: string }) =>
-    t.app.inject({
-      method: 'POST',
-      url: WEBHOOK_PATH,
-      headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
-      payload: e.payload,
-    });
+  const deliver = (e: { payload: string; signature: string }) => shop.deliver(e);
 
   it('expires the replaced session at Stripe; a payment that still arrives for it is flagged, not lost', async () => {
     const first = (await startCheckout(t, eve, [cartItem(model)])).json().id as string;
@@ -206,7 +191,7 @@ describe('with Stripe (the local fake)', () => {
     // The customer had the old page open and Stripe took the money anyway (say, expiry raced the payment).
     fake.pay(first);
     const mails = await countRows(t.database.db, outbox);
-    const e = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', fake.sessions.get(first));
+    const e = signedEvent(shop.webhookSecret, 'checkout.session.completed', fake.sessions.get(first));
     expect((await deliver(e)).statusCode).toBe(200);
     const old = (await orderOfSession(t, first))!;
     expect(old.status).toBe('cancelled');

@@ -12,8 +12,17 @@ import {
   RECONCILE_AFTER_MS,
   reconcilePendingOrders,
 } from './reconcile.ts';
-import { type StripeFake, startStripeFake } from './testing/stripe-fake.ts';
-import { ADDRESS, cartItem, makeCustomer, orderOfSession, startCheckout, uploadBox } from './testing.ts';
+import type { StripeFake } from './testing/stripe-fake.ts';
+import {
+  ADDRESS,
+  cartItem,
+  makeCustomer,
+  orderOfSession,
+  type StripeShop,
+  startCheckout,
+  startStripeShop,
+  uploadBox,
+} from './testing.ts';
 
 // The backstop (issue #23 §4): the reconcile job never starves the order whose webhook was lost, backs off
 // per order, shares the work between instances without asking about one order twice, and ends every order.
@@ -120,22 +129,14 @@ describe('the reconcile job with 300 open checkouts', () => {
 });
 
 describe('every order ends', () => {
-  const SECRET_KEY = 'sk_test_reconcile';
+  let shop: StripeShop;
   let fake: StripeFake;
   let t: TestApp;
   beforeAll(async () => {
-    fake = await startStripeFake();
-    t = await buildTestApp({
-      RATE_LIMIT_SCALE: '100',
-      STRIPE_SECRET_KEY: SECRET_KEY,
-      STRIPE_WEBHOOK_SECRET: 'whsec_reconcile',
-      STRIPE_API_BASE: fake.url,
-    });
+    shop = await startStripeShop();
+    ({ fake, t } = shop);
   });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => shop.close());
 
   it('fails a complete, unpaid session whose PaymentIntent failed, though no event ever said so', async () => {
     const customer = await makeCustomer(t);

@@ -3,7 +3,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { ShippingAddressInput } from '../../shared/address.ts';
 import { orders } from '../db/schema.ts';
 import { boxStl, makeUser, uploadRequest } from '../models/testing.ts';
-import { TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { buildTestApp, TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { type StripeFake, startStripeFake } from './testing/stripe-fake.ts';
+import { WEBHOOK_PATH } from './webhook-route.ts';
 
 // Helpers for the checkout tests: a customer with uploaded models, cart lines, the calls, an address.
 
@@ -84,4 +86,45 @@ export function paySimulator(
 export async function orderOfSession(t: TestApp, sessionId: string) {
   const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentSessionId, sessionId));
   return order;
+}
+
+export type StripeShop = {
+  t: TestApp;
+  fake: StripeFake;
+  webhookSecret: string;
+  /** Posts a signed event (signedEvent) to the webhook as Stripe would. */
+  deliver(event: { payload: string; signature?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+};
+
+/** The shop on Stripe, pointed at a local Stripe fake, with both secrets set. */
+export async function startStripeShop(env: Record<string, string> = {}): Promise<StripeShop> {
+  const fake = await startStripeFake();
+  const webhookSecret = 'whsec_test_shop';
+  const t = await buildTestApp({
+    RATE_LIMIT_SCALE: '100',
+    STRIPE_SECRET_KEY: 'sk_test_shop',
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_API_BASE: fake.url,
+    ...env,
+  });
+  return {
+    t,
+    fake,
+    webhookSecret,
+    deliver: (event) =>
+      t.app.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          ...(event.signature ? { 'stripe-signature': event.signature } : {}),
+        },
+        payload: event.payload,
+      }),
+    close: async () => {
+      await t.close();
+      await fake.close();
+    },
+  };
 }

@@ -7,8 +7,7 @@ import { raiseFlag } from '../orders/flags.ts';
 import { recordProviderRefund } from '../orders/refunds.ts';
 import { lockOrder } from '../orders/state-machine.ts';
 import { type FulfilDeps, fulfilCheckout, recordEvent, setEventOutcome } from './fulfil.ts';
-import type { ProviderRefund } from './payment-provider.ts';
-import { stripeClient } from './providers/stripe.ts';
+import { idOf, stripeClient, toRefund } from './providers/stripe.ts';
 
 // POST /api/payments/stripe/webhook: Stripe's events, verified on the raw body (signature and a 300 s
 // tolerance) before anything is read. Only the event types below do anything:
@@ -29,24 +28,6 @@ const SESSION_EVENTS = new Set([
   'checkout.session.expired',
 ]);
 const REFUND_EVENTS = new Set(['refund.created', 'refund.updated', 'refund.failed']);
-
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
-
-function reportedRefund(r: Stripe.Refund): ProviderRefund {
-  return {
-    id: r.id,
-    amountCents: r.amount,
-    currency: r.currency,
-    status:
-      r.status === 'succeeded'
-        ? 'succeeded'
-        : r.status === 'failed' || r.status === 'canceled'
-          ? 'failed'
-          : 'pending',
-    paymentIntentId: idOf(r.payment_intent),
-    metadata: { ...(r.metadata ?? {}) } as Record<string, string>,
-  };
-}
 
 const LIMIT = { max: 600, windowMs: 60_000, message: 'Too many requests.' };
 
@@ -104,7 +85,7 @@ export async function stripeWebhookRoute(app: FastifyInstance, opts: { deps: Ful
     }
 
     if (REFUND_EVENTS.has(event.type)) {
-      const refund = reportedRefund(event.data.object as Stripe.Refund);
+      const refund = toRefund(event.data.object as Stripe.Refund);
       const result = await ctx.db.transaction(async (tx) => {
         if (!(await recordEvent(tx, 'stripe', source))) return { duplicate: true, orderId: null };
         const r = await recordProviderRefund({ ...deps, log }, tx, refund);

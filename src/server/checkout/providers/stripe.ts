@@ -64,7 +64,9 @@ function oneOf<T extends string, F extends string>(
   return known.find((k) => k === value) ?? fallback;
 }
 
-const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
+/** The id of an expandable Stripe field (an id, or the object when expanded). */
+export const idOf = (v: string | { id: string } | null | undefined) =>
+  typeof v === 'string' ? v : (v?.id ?? null);
 
 function toState(s: Stripe.Checkout.Session): SessionState {
   const details = s.collected_information?.shipping_details ?? null;
@@ -99,7 +101,8 @@ function toState(s: Stripe.Checkout.Session): SessionState {
   };
 }
 
-function toRefund(r: Stripe.Refund): ProviderRefund {
+/** A Stripe refund as the shop reads it (the API's answers and the refund.* events alike). */
+export function toRefund(r: Stripe.Refund): ProviderRefund {
   return {
     id: r.id,
     amountCents: r.amount,

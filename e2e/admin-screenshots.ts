@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { box, inverted, merged, toBinaryStl, translated, triangles } from '../src/mesh/testing/generate.ts';
-import { readOutboxDir } from '../src/server/mail/testing.ts';
 import { paidOrder } from './admin-helpers.ts';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { BLOCK, writeModels } from './helpers.ts';
+import { outboxLink } from './outbox-link.ts';
 
 const [base = 'http://localhost:3000', outDir = '/tmp/admin-shots'] = process.argv.slice(2);
 const dataDir = process.env.DATA_DIR ?? './data';
@@ -34,18 +34,6 @@ const WIDTHS = [
   ['1024', { width: 1024, height: 768 }],
   ['820', { width: 820, height: 1180 }],
 ] as const;
-
-async function verifyLink(email: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mail = readOutboxDir(path.join(dataDir, 'outbox')).find((m) =>
-      (m.headers.to ?? '').includes(email),
-    );
-    const link = mail?.text.split(/\s+/).find((w) => w.includes('/api/verify-email?token='));
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no verification mail to ${email}`);
-}
 
 async function logIn(page: Page, username: string, password: string) {
   await page.goto('/login');
@@ -82,7 +70,7 @@ async function placeOrders(browser: Browser): Promise<number[]> {
     headers: { origin: base },
   });
   if (res.status() !== 201) throw new Error(`register: ${res.status()}`);
-  await page.goto(await verifyLink(email));
+  await page.goto(await outboxLink(dataDir, email));
   await logIn(page, username, password);
   const ids = [
     await paidOrder(page, models, { notes: 'Flat side down, please.' }),

@@ -4,9 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { readOutboxDir } from '../src/server/mail/testing.ts';
 import { CHROMIUM_ARGS, findChromium } from './chromium.ts';
 import { BLOCK, CUBE, writeModels } from './helpers.ts';
+import { outboxLink } from './outbox-link.ts';
 
 const [base = 'http://localhost:3000', outDir = '/tmp/shots'] = process.argv.slice(2);
 const dataDir = process.env.DATA_DIR ?? './data';
@@ -14,18 +14,6 @@ const executablePath = findChromium();
 if (!executablePath) throw new Error('No Chromium found: apt-get install -y chromium');
 fs.mkdirSync(outDir, { recursive: true });
 const models = writeModels();
-
-async function verifyLink(email: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mail = readOutboxDir(path.join(dataDir, 'outbox')).find((m) =>
-      (m.headers.to ?? '').includes(email),
-    );
-    const link = mail?.text.split(/\s+/).find((w) => w.includes('/api/verify-email?token='));
-    if (link) return link;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no verification mail to ${email}`);
-}
 
 async function shot(page: Page, name: string, width: string) {
   const file = path.join(outDir, `${name}-${width}.png`);
@@ -48,7 +36,7 @@ for (const [width, viewport] of [
     headers: { origin: base },
   });
   if (res.status() !== 201) throw new Error(`register: ${res.status()}`);
-  await page.goto(await verifyLink(email));
+  await page.goto(await outboxLink(dataDir, email));
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();

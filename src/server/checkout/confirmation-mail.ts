@@ -1,8 +1,8 @@
-import { colorName, strengthLabel } from '../../shared/catalog.ts';
 import { formatCents, formatDate } from '../../shared/format.ts';
 import type { OutboxMail } from '../db/schema.ts';
 import { escapeHtml, type MailBrand } from '../mail/templates.ts';
 import { orderSubject, TEST_ORDER_NOTE } from '../orders/order-mails.ts';
+import { describeLine } from './line-words.ts';
 
 // The order confirmation (plain text and HTML): order number, every line with its preview, color,
 // strength, quantity and price, the total, the address, when it ships, and a link to My Orders.
@@ -45,11 +45,6 @@ export type Confirmation = {
   shipBy: string;
 };
 
-function lineFacts(l: ConfirmationLine): string {
-  const facts = `${colorName(l.color)} · ${strengthLabel(l.strength)} (${l.strength}/5) · ${l.quantity} × ${formatCents(l.unitCents)}`;
-  return l.discountPercent > 0 ? `${facts} · ${l.discountPercent}% quantity discount` : facts;
-}
-
 function addressLines(a: MailAddress | null): string[] {
   if (!a) return ['(no address yet: we will ask you for it)'];
   return [a.name, a.line1, a.line2, `${a.city}, ${a.state} ${a.postalCode}`, a.country].filter(
@@ -71,7 +66,7 @@ export function confirmationMail(brand: MailBrand, c: Confirmation): OutboxMail 
     ...(c.testMode ? [TEST_ORDER_NOTE] : []),
     `Hello ${c.username},`,
     received,
-    c.lines.map((l) => `- ${l.fileName}\n  ${lineFacts(l)}\n  ${formatCents(l.lineCents)}`).join('\n'),
+    c.lines.map((l) => `- ${l.fileName}\n  ${describeLine(l)}\n  ${formatCents(l.lineCents)}`).join('\n'),
     `Shipping: ${shippingText}\n${totalLabel}: ${total}`,
     `Ship to:\n${addressLines(c.shipping).join('\n')}`,
     `When it ships: we print and ship within about a week, by ${shipBy}. We will mail you the tracking number.`,
@@ -87,7 +82,7 @@ export function confirmationMail(brand: MailBrand, c: Confirmation): OutboxMail 
           l.imageUrl
             ? `<img src="${escapeHtml(l.imageUrl)}" width="64" height="64" alt="Preview of ${escapeHtml(l.fileName)}" style="display:block;border-radius:4px;background:#f1f3f5">`
             : 'No Preview'
-        }</td><td style="${cell}"><strong>${escapeHtml(l.fileName)}</strong><br><span style="color:#555">${escapeHtml(lineFacts(l))}</span></td><td style="${cell};text-align:right;white-space:nowrap">${escapeHtml(formatCents(l.lineCents))}</td></tr>`,
+        }</td><td style="${cell}"><strong>${escapeHtml(l.fileName)}</strong><br><span style="color:#555">${escapeHtml(describeLine(l))}</span></td><td style="${cell};text-align:right;white-space:nowrap">${escapeHtml(formatCents(l.lineCents))}</td></tr>`,
     )
     .join('');
   const html = [

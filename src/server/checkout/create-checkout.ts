@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, isNull, notExists } from 'drizzle-orm';
 import { MAX_CART_LINES } from '../../shared/cart.ts';
-import { colorName, strengthLabel } from '../../shared/catalog.ts';
 import { formatCents } from '../../shared/format.ts';
 import { models, type Order, orderEvents, orderFlags, orderItems, orders, users } from '../db/schema.ts';
 import type { Viewer } from '../models/owner.ts';
@@ -10,6 +9,7 @@ import { lineBreakdown } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
 import { type CheckedLine, checkCartLines } from './cart-lines.ts';
 import type { FulfilDeps } from './fulfil.ts';
+import { describeLine } from './line-words.ts';
 import { type CreatedSession, PaymentProviderError, type SessionLine } from './payment-provider.ts';
 import { SESSION_PLACEHOLDER } from './providers/simulator.ts';
 import { supersedeOpenCheckouts } from './supersede.ts';
@@ -53,23 +53,6 @@ export function cartHashOf(lines: CheckedLine[]): string {
     l.price.lineCents,
   ]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
-}
-
-/** 'Red · Solid (5/5) · 10 × $22.46 · 5% quantity discount' */
-export function describeLine(l: {
-  color: string;
-  strength: number;
-  quantity: number;
-  unitCents: number;
-  discountPercent: number;
-}): string {
-  const parts = [
-    colorName(l.color),
-    `${strengthLabel(l.strength)} (${l.strength}/5)`,
-    `${l.quantity} × ${formatCents(l.unitCents)}`,
-  ];
-  if (l.discountPercent > 0) parts.push(`${l.discountPercent}% quantity discount`);
-  return parts.join(' · ');
 }
 
 async function checkedLines(deps: CheckoutDeps, viewer: Viewer, cartItems: unknown): Promise<CheckedLine[]> {

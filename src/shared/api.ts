@@ -32,7 +32,8 @@ import {
 } from './checkout.ts';
 import { CONTACT_MSG, contactRequest } from './contact.ts';
 import { modelListPayload, modelPayload, quotePayload, quoteRequest, scaleRequest } from './models.ts';
-import { cancelOrderPayload, orderPayload } from './orders.ts';
+import { cancelOrderPayload, orderAgainPayload, orderPayload } from './orders.ts';
+import { shipToCountry, shopInfoPayload } from './shipping.ts';
 
 // The one table of the API the client calls: every route's method, path and, where it has them, the zod
 // schemas of its JSON body and answer. The server registers its routes from these entries and parses bodies
@@ -61,7 +62,11 @@ function route<M extends Method, P extends string, B extends z.ZodType | undefin
   return { method, path, body: extra.body as B, required: extra.required, response: extra.response };
 }
 
-export const createCheckoutRequest = z.object({ cartItems: z.array(cartItem) });
+export const createCheckoutRequest = z.object({
+  cartItems: z.array(cartItem),
+  /** The cart's 'Ship to' (default US): the hosted page takes only this country's addresses and methods. */
+  shipTo: shipToCountry.optional(),
+});
 /** A logged-in customer's cart as the server keeps it. */
 export const cartPayload = z.object({ items: cartItems });
 
@@ -126,6 +131,12 @@ export const API = {
   }),
   orders: route('GET', '/api/get_orders.php', { response: z.array(orderPayload) }),
   cancelOrder: route('POST', '/api/orders/:id/cancel', { body: z.object({}), response: cancelOrderPayload }),
+  orderAgain: route('POST', '/api/orders/:id/order-again', {
+    body: z.object({}),
+    response: orderAgainPayload,
+  }),
+  /** What every page may say about the checkout: test mode, taxes, shipping methods (public). */
+  shopInfo: route('GET', '/api/shop', { response: shopInfoPayload }),
 
   // The back office (admins only: 401 logged out, 403 otherwise; docs/api.md "Admin")
   adminOrders: route('GET', '/api/admin/orders', { response: adminOrderList }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkoutAddress } from './address.ts';
 import { MAX_CART_LINES } from './cart.ts';
+import { shippingOffer, shipToCountry, TAX_MODES } from './shipping.ts';
 
 // The checkout's payloads (docs/api.md), shared by the server's routes and the client's pages.
 
@@ -19,6 +20,8 @@ export const cartQuoteRequest = z.object({
     )
     .min(1, 'Your cart is empty.')
     .max(MAX_CART_LINES, `A cart holds at most ${MAX_CART_LINES} lines.`),
+  /** Where the cart ships: its methods and dates. Omitted: the account's last order's country, else US. */
+  shipTo: shipToCountry.optional(),
 });
 export type CartQuoteRequest = z.infer<typeof cartQuoteRequest>;
 
@@ -35,8 +38,15 @@ export const cartQuotePayload = z.object({
   currency: z.literal('usd'),
   /** One entry per requested line, in order: its price, or why it cannot be ordered. */
   lines: z.array(z.union([pricedCartLine, z.object({ error: z.string() })])),
-  /** Dollars: the sum of the lines that can be ordered. */
+  /** Dollars: the sum of the lines that can be ordered (the items' subtotal, before shipping and tax). */
   total: z.number(),
+  /**
+   * Where it ships and the methods offered for these lines, first preselected on the hosted page, each with
+   * this cart's price (free from its threshold) and dates; null when no line can be ordered.
+   */
+  shipping: z.object({ shipTo: shipToCountry, options: z.array(shippingOffer) }).nullable(),
+  /** How taxes are handled at checkout (src/shared/shipping.ts TAX_WORDS). */
+  tax: z.enum(TAX_MODES),
 });
 export type CartQuotePayload = z.infer<typeof cartQuotePayload>;
 
@@ -78,6 +88,22 @@ export const simulatorSessionPayload = z.object({
       imageUrl: z.string().nullable(),
       /** Dollars. */
       amount: z.number(),
+    }),
+  ),
+  /** Dollars: the items, before shipping. */
+  subtotal: z.number(),
+  /** The only country the address may be in (the cart's 'Ship to'). */
+  shipTo: shipToCountry,
+  /** The methods offered, first preselected, as Stripe shows them: price and business days to arrival. */
+  shippingOptions: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      /** Dollars. */
+      amount: z.number(),
+      /** Business days from now to arrival (production included). */
+      minDays: z.number(),
+      maxDays: z.number(),
     }),
   ),
   cancelUrl: z.string(),
@@ -125,7 +151,12 @@ export const simulatorCard = z.object({
 });
 
 /** POST /api/pay/simulator/:sessionId/pay */
-export const simulatorPayRequest = z.object({ card: simulatorCard, shipping: checkoutAddress });
+export const simulatorPayRequest = z.object({
+  card: simulatorCard,
+  shipping: checkoutAddress,
+  /** The chosen shipping method's id (one of the session's shippingOptions). */
+  shippingOption: z.string().max(40),
+});
 export type SimulatorPayInput = z.input<typeof simulatorPayRequest>;
 
 /** The pay call's answer: where to send the browser; a refusal is `{ error, field? }` (400, 402, 409). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cartItems } from './cart.ts';
 
 // The order payload of docs/api.md as GET /api/get_orders.php answers it.
 
@@ -33,6 +34,17 @@ export const orderPayload = z.object({
   shipping_country: z.string().nullable(),
   /** YYYY-MM-DD: when a paid order should leave the shop. */
   ship_by: z.string().nullable(),
+  /** YYYY-MM-DD: the arrival window the shipping method gives from ship_by. */
+  arrives_from: z.string().nullable(),
+  arrives_by: z.string().nullable(),
+  /** Dollars: the items, the shipping paid and the tax (total_amount is their sum). */
+  subtotal: z.number(),
+  shipping_amount: z.number(),
+  /** The shipping method's name ('US Standard'); null on orders from before shipping methods. */
+  shipping_method: z.string().nullable(),
+  tax_amount: z.number(),
+  /** Each tax the payment provider charged, in its words, in dollars. */
+  tax_lines: z.array(z.object({ label: z.string(), amount: z.number() })),
   /** The hosted checkout of an order still waiting for payment, while it can be paid (and not flagged). */
   payment_url: z.string().nullable(),
   /** Paid through the shop's test simulator: "Test order: no money was taken". */
@@ -49,6 +61,16 @@ export const orderPayload = z.object({
   can_cancel: z.boolean(),
   items: z.array(orderItemPayload),
 });
+
+/**
+ * POST /api/orders/:id/order-again: the order's lines as cart lines at today's price (merged into the cart by
+ * the browser), and the lines that cannot be ordered again (their model is no longer stored) with why.
+ */
+export const orderAgainPayload = z.object({
+  items: cartItems,
+  unavailable: z.array(z.object({ fileName: z.string(), reason: z.string() })),
+});
+export type OrderAgainPayload = z.infer<typeof orderAgainPayload>;
 
 /** POST /api/orders/:id/cancel answers the order's status. */
 export const cancelOrderPayload = z.object({ id: z.number(), status: z.string() });

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PaidShipping, ShippingOffer, TaxLine } from '../../shared/shipping.ts';
 import {
   bigint,
   boolean,
@@ -164,12 +165,26 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason'),
     /** The sum of the order's succeeded refunds, kept in the same transaction as they change. */
     amountRefundedCents: integer('amount_refunded_cents').notNull().default(0),
-    /** Items plus shipping; shipping is free until shipping methods exist (the shipping issue). */
+    /** The items; total = subtotal + shipping + tax (a check below). */
     subtotalCents: integer('subtotal_cents').notNull().default(0),
+    /** The chosen method's price (the first offered until the customer chose on the hosted page). */
     shippingCents: integer('shipping_cents').notNull().default(0),
+    /** The chosen method's name (shipping_rate holds the whole snapshot). */
     shippingMethod: text('shipping_method'),
-    /** The day the order should leave the shop, set when it is paid. */
+    /** The country the customer chose to ship to in the cart: the hosted page takes only its addresses. */
+    shipTo: text('ship_to'),
+    /** The methods offered for this order at checkout, with this cart's prices and dates (src/shared/shipping.ts). */
+    shippingOffers: jsonb('shipping_offers').$type<ShippingOffer[]>(),
+    /** The method paid for: id, name, price, transit days, as they were. */
+    shippingRate: jsonb('shipping_rate').$type<PaidShipping>(),
+    /** Tax as the payment provider computed it (0 without automatic tax), and its lines. */
+    taxCents: integer('tax_cents').notNull().default(0),
+    taxLines: jsonb('tax_lines').$type<TaxLine[]>(),
+    /** The day the order should leave the shop, from the print queue when it was paid. */
     shipBy: date('ship_by', { mode: 'string' }),
+    /** The arrival window: ship-by plus the method's transit days (working days). */
+    arrivesFrom: date('arrives_from', { mode: 'string' }),
+    arrivesBy: date('arrives_by', { mode: 'string' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -189,6 +204,11 @@ export const orders = pgTable(
       sql`${t.amountRefundedCents} between 0 and coalesce(${t.amountPaidCents}, 0)`,
     ),
     index('orders_pending_check_idx').on(t.status, t.paymentNextCheckAt),
+    check(
+      'orders_total_parts',
+      sql`${t.totalCents} = ${t.subtotalCents} + ${t.shippingCents} + ${t.taxCents}`,
+    ),
+    check('orders_tax_nonnegative', sql`${t.taxCents} >= 0 and ${t.shippingCents} >= 0`),
   ],
 );
 
@@ -385,6 +405,16 @@ export const simulatorSessions = pgTable(
     successUrl: text('success_url').notNull(),
     cancelUrl: text('cancel_url').notNull(),
     shipping: jsonb('shipping').$type<Record<string, string>>(),
+    /** Only addresses in this country (the cart's 'Ship to'). */
+    shipTo: text('ship_to'),
+    /** The shipping methods offered, first preselected; the one chosen at Pay, and the parts of the total. */
+    shippingOptions: jsonb('shipping_options')
+      .$type<{ id: string; name: string; amountCents: number; minDays: number; maxDays: number }[]>()
+      .notNull()
+      .default([]),
+    shippingOptionId: text('shipping_option_id'),
+    amountSubtotalCents: integer('amount_subtotal_cents'),
+    amountShippingCents: integer('amount_shipping_cents'),
     paymentIntentId: text('payment_intent_id'),
     declines: integer('declines').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -443,6 +473,10 @@ export const outbox = pgTable(
 export const settings = pgTable('settings', {
   id: integer('id').primaryKey(),
   pricing: jsonb('pricing').$type<Record<string, unknown>>().notNull().default({}),
+  /** Shipping methods per country (src/shared/shipping.ts); empty: the defaults. */
+  shipping: jsonb('shipping').$type<Record<string, unknown>>().notNull().default({}),
+  /** Production capacity: printers, hours, working days, cut-off, holidays (src/server/shipping). */
+  production: jsonb('production').$type<Record<string, unknown>>().notNull().default({}),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: integer('updated_by').references(() => users.id),
 });

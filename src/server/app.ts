@@ -30,6 +30,7 @@ import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { originCheck } from './plugins/origin-check.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { quoteRoute } from './pricing/quote-route.ts';
+import { shopInfoRoute } from './shipping/routes.ts';
 
 export type BuildAppOptions = {
   config: Config;
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(contactRoutes, { ctx });
   await app.register(modelsPlugin, { ctx });
   await app.register(quoteRoute, { ctx });
+  await app.register(shopInfoRoute, { ctx });
   await app.register(orderRoutes, { ctx });
   await app.register(cartRoutes, { ctx });
   // One payment provider for the checkout and the back office's refunds.

@@ -68,6 +68,14 @@ const envSchema = z.object({
     (v) => v === undefined || v.startsWith('https://') || isLoopbackUrl(v),
     'plain http: is only for a local stub on this machine (127.0.0.1, ::1 or localhost); use https://',
   ),
+  /**
+   * Stripe Tax computes and adds sales tax, GST/HST where the shop registered in its Stripe account
+   * (README: taxes). Only with Stripe: the simulator charges no tax.
+   */
+  STRIPE_AUTOMATIC_TAX: z
+    .enum(['true', 'false', '1', '0', ''], "expected 'true' or 'false'")
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   /** The largest order total taken online, in dollars (Stripe's limit: 999,999.99). */
   MAX_ORDER_TOTAL_USD: z.coerce.number().positive().max(999_999.99).default(999_999.99),
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(72),
@@ -145,6 +153,7 @@ function paymentSettings(e: z.output<typeof envSchema>) {
       publishableKey: e.STRIPE_PUBLISHABLE_KEY,
       webhookSecret,
       apiBase: e.STRIPE_API_BASE,
+      automaticTax: e.STRIPE_AUTOMATIC_TAX,
     },
   };
 }

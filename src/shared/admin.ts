@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CARRIER_CODES, TRACKING_MSG, TRACKING_NUMBER } from './carriers.ts';
-import { ORDER_STATUSES } from './catalog.ts';
+import { ORDER_STATUSES, SHIPPING_COUNTRIES } from './catalog.ts';
+import { taxLine } from './shipping.ts';
 
 // The back office's payloads (docs/api.md, "Admin"): one schema for the server's parsing and the panel's
 // types. Money here is whole cents (the panel formats it); dates are ISO strings.
@@ -191,15 +192,25 @@ export const adminOrderDetail = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   currency: z.string(),
+  /** The items; total = subtotal + shipping + tax. */
   subtotalCents: z.number(),
+  /** The chosen method's price (its name is `shipping.method`). */
   shippingCents: z.number(),
+  /** Tax as the payment provider computed it (0 without automatic tax or in test mode), and its lines. */
+  taxCents: z.number(),
+  taxLines: z.array(taxLine),
   totalCents: z.number(),
   amountPaidCents: z.number().nullable(),
   amountRefundedCents: z.number(),
   /** Paid less refunds made or under way: what a refund may still send back. */
   refundableCents: z.number(),
   testMode: z.boolean(),
+  /** The country chosen in the cart (null for orders from before shipping methods). */
+  shipTo: z.enum(SHIPPING_COUNTRIES).nullable(),
   shipBy: z.string().nullable(),
+  /** The arrival window: ship-by + the method's transit days (YYYY-MM-DD), null when not known. */
+  arrivesFrom: z.string().nullable(),
+  arrivesBy: z.string().nullable(),
   late: z.boolean(),
   customer: z.object({
     userId: z.number(),

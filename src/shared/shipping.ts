@@ -95,6 +95,11 @@ export const shippingOffer = z.object({
   shipBy: z.string(),
   arrivesFrom: z.string(),
   arrivesBy: z.string(),
+  /**
+   * Business days from the checkout to arrival (what Stripe's page shows as its delivery estimate), kept on
+   * the order's offers so a retried session is the same request.
+   */
+  arrivalBusinessDays: z.object({ min: z.number().int(), max: z.number().int() }).optional(),
 });
 export type ShippingOffer = z.infer<typeof shippingOffer>;
 

@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { AdminOrderDetail } from '../../shared/admin.ts';
 import { carrierName } from '../../shared/carriers.ts';
 import { formatCents } from '../../shared/format.ts';
+import { formatDayRange } from '../../shared/shipping.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { load, orderPath } from './admin-api.ts';
@@ -130,6 +131,12 @@ function OrderBody({
                 <dd>
                   <ShipBy shipBy={order.shipBy} late={order.late} />
                 </dd>
+              </div>
+            )}
+            {order.arrivesFrom && order.arrivesBy && (
+              <div>
+                <dt>Expected arrival</dt>
+                <dd>{formatDayRange(order.arrivesFrom, order.arrivesBy)} (carrier's estimate)</dd>
               </div>
             )}
             {order.trackingNumber && (

@@ -1,15 +1,20 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { formatMoney } from '../../shared/format.ts';
+import { type ShipTo, TAX_WORDS, type TaxMode } from '../../shared/shipping.ts';
 import { errorText, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { Alert } from '../ui/Alert.tsx';
-import { CartLine, UNPRICED_TEXT, type Unpriced } from './CartLine.tsx';
+import { CartLine, type Unpriced } from './CartLine.tsx';
+import { CartTotals } from './CartTotals.tsx';
 import { useCart } from './cart-store.ts';
+import { ShippingOffers, ShipToSelect } from './ShippingChoice.tsx';
+import { readShipTo, saveShipTo } from './ship-to.ts';
 import { useCartQuote } from './use-cart-quote.ts';
 
-const CART_HINT = 'Taxes are confirmed at checkout. We ship to the US and Canada.';
+const SHIPS_TO = 'We ship to the US and Canada.';
+/** What the cart says about taxes, as the checkout handles them, and where it ships. */
+export const cartHint = (tax: TaxMode | null) => (tax ? `${TAX_WORDS[tax]} ${SHIPS_TO}` : SHIPS_TO);
 const CART_BLOCKED = 'A line above cannot be ordered as it is. Change or remove it to check out.';
 /** Where logging in returns to: this cart. */
 const BACK_TO_CART = { pathname: '/', search: '', hash: '#cart-section' };
@@ -20,8 +25,16 @@ export default function CartSection() {
   const { username, sessionEnded } = useSession();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
-  const pricing = useCartQuote(items);
+  // The customer's own 'Ship to', remembered; without one, the country the server quoted for.
+  const [chosenShipTo, setChosenShipTo] = useState<ShipTo | null>(readShipTo);
+  const pricing = useCartQuote(items, chosenShipTo);
+  const shipTo: ShipTo = chosenShipTo ?? pricing.quotedShipTo ?? 'US';
   const unpriced: Unpriced = pricing.error && !pricing.pending ? 'unavailable' : 'updating';
+
+  function chooseShipTo(next: ShipTo) {
+    saveShipTo(next);
+    setChosenShipTo(next);
+  }
 
   // Back from the hosted checkout, a page restored from the back/forward cache is usable again.
   useEffect(() => {
@@ -45,7 +58,7 @@ export default function CartSection() {
       alert(message);
     };
     try {
-      const res = await postJson('/api/create-checkout-session.php', { cartItems: items });
+      const res = await postJson('/api/create-checkout-session.php', { cartItems: items, shipTo });
       const data = await readJson(res);
       if (res.status === 401) {
         // The session ended (expired, or logged out elsewhere): logged out here too, the cart kept for
@@ -80,18 +93,16 @@ export default function CartSection() {
         className="cart-summary card"
         data-state={pricing.pending ? 'pending' : pricing.error ? 'failed' : 'quoted'}
       >
-        <p>
-          Total estimate:{' '}
-          <strong data-testid="cart-total">
-            {pricing.total === null ? (
-              <span className="unpriced">{UNPRICED_TEXT[unpriced]}</span>
-            ) : (
-              formatMoney(pricing.total)
-            )}
-          </strong>
-        </p>
+        <ShipToSelect value={shipTo} onChange={chooseShipTo} />
+        <ShippingOffers shipping={pricing.shipping} itemsTotal={pricing.total} unpriced={unpriced} />
+        <CartTotals
+          itemsTotal={pricing.total}
+          shipping={pricing.shipping}
+          tax={pricing.tax}
+          unpriced={unpriced}
+        />
         <p className="hint" role="status">
-          {pricing.pending ? 'Updating the prices…' : pricing.error || CART_HINT}
+          {pricing.pending ? 'Updating the prices…' : pricing.error || cartHint(pricing.tax)}
         </p>
         {pricing.blocked && <Alert kind="error">{CART_BLOCKED}</Alert>}
         <button

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
+import type { CartQuotePayload } from '../../shared/checkout.ts';
+import type { ShipTo, TaxMode } from '../../shared/shipping.ts';
 import type { CartItem } from './cart-item.ts';
 import { cartQuoteKey, fetchCartQuote, isPriced, type QuotedLine } from './cart-quote.ts';
 import { setCartUnitPrices } from './cart-store.ts';
@@ -24,9 +26,26 @@ export type CartPricing = {
   error: string;
   /** Some line cannot be ordered: the checkout would refuse it. */
   blocked: boolean;
+  /**
+   * The server's shipping offers for exactly this cart and country (null: no line can be ordered);
+   * undefined while they are on their way or the quote failed.
+   */
+  shipping: CartQuotePayload['shipping'] | undefined;
+  /** The country the server last quoted for (its default until the customer chooses); null before. */
+  quotedShipTo: ShipTo | null;
+  /** How taxes are handled at checkout, as the server last said; null before its first answer. */
+  tax: TaxMode | null;
 };
 
-type Answer = { key: string; byLine: Map<string, QuotedLine>; total: number | null; error: string };
+type Answer = {
+  key: string;
+  byLine: Map<string, QuotedLine>;
+  total: number | null;
+  error: string;
+  shipping: CartQuotePayload['shipping'] | undefined;
+  quotedShipTo: ShipTo | null;
+  tax: TaxMode | null;
+};
 
 const lineKey = (i: CartItem) => cartQuoteKey([i]);
 
@@ -40,10 +59,16 @@ export function sumOfLines(lines: (QuotedLine | undefined)[]): number | null {
   return cents / 100;
 }
 
-export function useCartQuote(items: CartItem[]): CartPricing {
-  const key = cartQuoteKey(items);
+/**
+ * `shipTo`: the customer's choice, sent with every request (a change asks again); null: the server's
+ * default country.
+ */
+export function useCartQuote(items: CartItem[], shipTo: ShipTo | null): CartPricing {
+  const key = `${cartQuoteKey(items)}|${shipTo ?? ''}`;
   const itemsRef = useRef(items);
   itemsRef.current = items;
+  const shipToRef = useRef(shipTo);
+  shipToRef.current = shipTo;
   const [answer, setAnswer] = useState<Answer | null>(null);
 
   useEffect(() => {
@@ -52,10 +77,18 @@ export function useCartQuote(items: CartItem[]): CartPricing {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const result = await fetchCartQuote(asked, controller.signal);
+        const result = await fetchCartQuote(asked, shipToRef.current, controller.signal);
         if (controller.signal.aborted) return;
         if (!result.ok) {
-          setAnswer((prev) => ({ key, byLine: prev?.byLine ?? new Map(), total: null, error: result.error }));
+          setAnswer((prev) => ({
+            key,
+            byLine: prev?.byLine ?? new Map(),
+            total: null,
+            error: result.error,
+            shipping: undefined,
+            quotedShipTo: prev?.quotedShipTo ?? null,
+            tax: prev?.tax ?? null,
+          }));
           return;
         }
         const byLine = new Map<string, QuotedLine>();
@@ -66,7 +99,16 @@ export function useCartQuote(items: CartItem[]): CartPricing {
           byLine.set(lineKey(item), line);
           if (isPriced(line)) prices.set(item.id, line.unitPrice);
         });
-        setAnswer({ key, byLine, total: result.value.total, error: '' });
+        const { shipping, tax, total } = result.value;
+        setAnswer((prev) => ({
+          key,
+          byLine,
+          total,
+          error: '',
+          shipping,
+          quotedShipTo: shipping?.shipTo ?? prev?.quotedShipTo ?? null,
+          tax,
+        }));
         setCartUnitPrices(prices);
       } catch (err) {
         if (!controller.signal.aborted) console.warn('Cart quote failed:', err);
@@ -86,5 +128,8 @@ export function useCartQuote(items: CartItem[]): CartPricing {
     pending: items.length > 0 && !current,
     error: current ? answer.error : '',
     blocked: lines.some((l) => !!l && !isPriced(l)),
+    shipping: current ? answer.shipping : undefined,
+    quotedShipTo: answer?.quotedShipTo ?? null,
+    tax: answer?.tax ?? null,
   };
 }

@@ -1,9 +1,13 @@
 import { Link } from 'react-router';
-import { COLORS, STRENGTHS } from '../../shared/catalog.ts';
+import { COLORS, SHIPPING_COUNTRIES, STRENGTHS } from '../../shared/catalog.ts';
+import { TAX_WORDS } from '../../shared/shipping.ts';
+import { methodWords, SHIP_TO_NAMES, useShopInfo } from '../shop-info.ts';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 
 export default function FaqPage() {
   useDocumentTitle('FAQ');
+  // The shop's tax handling and shipping methods (GET /api/shop): until they are known, SPEC's words alone.
+  const shop = useShopInfo();
   return (
     <article className="page prose">
       <h1>Frequently asked questions</h1>
@@ -14,6 +18,7 @@ export default function FaqPage() {
             The price depends on the amount of material and the printing time of your model at the strength
             you choose; you see it the moment you upload. The minimum price is $12.00 per item. Prices exclude
             taxes, which are confirmed at checkout.
+            {shop && <span data-testid="faq-tax"> {TAX_WORDS[shop.tax]}</span>}
           </p>
         </details>
         <details>
@@ -53,6 +58,26 @@ export default function FaqPage() {
             We are based in Wisconsin, United States, and ship to the United States and Canada. Orders are
             usually printed and shipped within 1 week.
           </p>
+          {shop && (
+            <div data-testid="faq-shipping">
+              <p>
+                The cart shows the shipping methods for your country, the day your order ships by and when it
+                arrives; you choose the method on the payment page.
+              </p>
+              {SHIPPING_COUNTRIES.map((c) => (
+                <div key={c}>
+                  <p>
+                    <strong>{SHIP_TO_NAMES[c]}</strong>
+                  </p>
+                  <ul>
+                    {shop.shipping[c].map((m) => (
+                      <li key={m.id}>{methodWords(m)}</li>
+                    ))}
+                  </ul>
+                </div>
+              ))}
+            </div>
+          )}
         </details>
         <details>
           <summary>Do I need an account?</summary>

@@ -6,7 +6,8 @@ import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { viewMeshUrl } from '../viewer/view-url.ts';
-import { PendingOrderActions, StatusBadge, TestOrderMark } from './OrderParts.tsx';
+import { OrderAgain } from './OrderAgain.tsx';
+import { OrderCosts, OrderDates, PendingOrderActions, StatusBadge, TestOrderMark } from './OrderParts.tsx';
 import { fetchOrders, type OrderItemView, type OrderView } from './order-api.ts';
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
@@ -15,15 +16,6 @@ type Viewing = { url: string; fileName: string; color: string };
 
 // Not imported from shared/address.ts: that module's schema would bring zod into this page's chunk.
 const COUNTRY_NAMES: Record<string, string> = { US: 'United States', CA: 'Canada' };
-
-const SHIPS_WHEN = new Set(['paid', 'queued', 'printing']);
-
-/** A calendar date 'YYYY-MM-DD' as the customer reads it, without a time zone shifting the day. */
-export function formatDay(day: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return day;
-  return formatDate(new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-}
 
 /** What a line costs: the server's line total (after any quantity discount) when it sent one. */
 const lineTotalOf = (item: OrderItemView) =>
@@ -181,6 +173,7 @@ function OrderCard({
           <dt>Items</dt>
           <dd>{order.items.reduce((n, i) => n + i.quantity, 0)}</dd>
         </div>
+        <OrderCosts order={order} />
         <div>
           <dt>Total</dt>
           <dd>{formatMoney(order.total_amount, order.currency)}</dd>
@@ -191,12 +184,7 @@ function OrderCard({
             <dd data-testid="refunded">{formatMoney(refunded, order.currency)}</dd>
           </div>
         )}
-        {order.ship_by && SHIPS_WHEN.has(order.status) && (
-          <div>
-            <dt>Ships by</dt>
-            <dd data-testid="ship-by">{formatDay(order.ship_by)}</dd>
-          </div>
-        )}
+        <OrderDates order={order} />
         {order.status === 'shipped' && order.tracking_number && (
           <div>
             <dt>Tracking number</dt>
@@ -210,6 +198,7 @@ function OrderCard({
         onCancelled={(status) => onChange({ ...order, status, can_cancel: false, payment_url: null })}
         onStale={onStale}
       />
+      <OrderAgain orderId={order.id} />
       <Refunds order={order} />
       <ShopNotes order={order} />
       <Address order={order} />

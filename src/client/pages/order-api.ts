@@ -1,15 +1,24 @@
-import type { OrderItemPayload, OrderPayload } from '../../shared/orders.ts';
+import type { OrderAgainPayload, OrderItemPayload, OrderPayload } from '../../shared/orders.ts';
 import { errorText, getJson, postJson, readJson } from '../api.ts';
+import { type CartItem, normalizeCart } from '../cart/cart-item.ts';
 import { MSG } from '../messages.ts';
 
-// The customer's orders (GET /api/get_orders.php) and cancelling one of them (POST /api/orders/:id/cancel),
-// for My Orders and the payment cancel page, which must show an order alike.
+// The customer's orders (GET /api/get_orders.php), cancelling one of them (POST /api/orders/:id/cancel),
+// for My Orders and the payment cancel page, which must show an order alike; and ordering one again
+// (POST /api/orders/:id/order-again) from My Orders.
 
 /** An order as get_orders.php answers it, read defensively: a field the page does not get is left out. */
 export type OrderView = Omit<OrderPayload, 'items' | OptionalField> &
   Partial<Pick<OrderPayload, OptionalField>> & { items: OrderItemView[] };
 type OptionalField =
   | 'ship_by'
+  | 'arrives_from'
+  | 'arrives_by'
+  | 'subtotal'
+  | 'shipping_amount'
+  | 'shipping_method'
+  | 'tax_amount'
+  | 'tax_lines'
   | 'payment_url'
   | 'test_mode'
   | 'carrier'
@@ -56,5 +65,41 @@ export async function cancelOrder(id: number): Promise<CancelOutcome> {
     return { ok: false, status: res.status, error: errorText(data) ?? CANCEL_ORDER_MSG.failed };
   } catch {
     return { ok: false, status: 0, error: MSG.network };
+  }
+}
+
+export const ORDER_AGAIN_MSG = {
+  button: 'Order again',
+  busy: 'Adding…',
+  added: (pieces: number) =>
+    pieces === 1
+      ? "1 item is back in your cart at today's prices."
+      : `${pieces} items are back in your cart at today's prices.`,
+  unavailable: 'Not added to your cart:',
+  failed: 'The order could not be put back in your cart. Please try again.',
+} as const;
+
+export type Unavailable = OrderAgainPayload['unavailable'][number];
+export type OrderAgainOutcome =
+  | { ok: true; items: CartItem[]; unavailable: Unavailable[] }
+  | { ok: false; error: string };
+
+/** POST /api/orders/:id/order-again: the order's lines at today's prices and those it cannot give back. */
+export async function orderAgain(id: number): Promise<OrderAgainOutcome> {
+  try {
+    const res = await postJson(`/api/orders/${id}/order-again`, {});
+    const data = await readJson(res);
+    if (!res.ok || !Array.isArray(data.items)) {
+      return { ok: false, error: errorText(data) ?? ORDER_AGAIN_MSG.failed };
+    }
+    const unavailable = (Array.isArray(data.unavailable) ? data.unavailable : []).flatMap(
+      (u: { fileName?: unknown; reason?: unknown }) =>
+        u && typeof u.fileName === 'string' && typeof u.reason === 'string'
+          ? [{ fileName: u.fileName, reason: u.reason }]
+          : [],
+    );
+    return { ok: true, items: normalizeCart(data.items), unavailable };
+  } catch {
+    return { ok: false, error: MSG.network };
   }
 }

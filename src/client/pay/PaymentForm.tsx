@@ -1,35 +1,43 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { checkoutRegionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../shared/address.ts';
+import { type Dispatch, type FormEvent, type SetStateAction, useEffect, useRef, useState } from 'react';
+import { checkoutRegionsOf, SHIPPING_COUNTRY_NAMES } from '../../shared/address.ts';
 import type { SimulatorSessionPayload } from '../../shared/checkout.ts';
 import { formatMoney } from '../../shared/format.ts';
 import { leavePage } from './leave.ts';
 import { PayField } from './PayField.tsx';
+import { ShippingOptions } from './ShippingOptions.tsx';
 import { paySession } from './simulator-api.ts';
 import {
+  addressPrefilled,
   checkPayForm,
   FIELD_PATHS,
   type FieldErrors,
   type FieldPath,
   formatCardNumber,
   formatExpiry,
-  initialForm,
   type PayForm,
-  withCountry,
 } from './simulator-form.ts';
 
 // The simulator's payment form: checked with the shared schema before sending; the server's refusals shown
 // on their field (400) or above the Pay button (402 declined, 409 expired or paid).
 
-/** The shipping address and card of one open session; Pay, Cancel, and what the server said. */
+/**
+ * The shipping address, shipping method and card of one open session; Pay, Cancel, and what the server said.
+ * The form's values are the page's (`form`, `setForm`): the order summary shows the chosen method and total.
+ * `total` is what Pay charges: the items and the chosen method.
+ */
 export function PaymentForm({
   session,
+  form,
+  setForm,
+  total,
   onClosed,
 }: {
   session: SimulatorSessionPayload;
+  form: PayForm;
+  setForm: Dispatch<SetStateAction<PayForm>>;
+  total: number;
   onClosed: () => void;
 }) {
-  // A returning customer's last name and address, filled in and editable (the session's `prefill`).
-  const [form, setForm] = useState<PayForm>(() => initialForm(session.prefill));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState('');
   const [formErrorField, setFormErrorField] = useState<FieldPath | null>(null);
@@ -37,7 +45,7 @@ export function PaymentForm({
   const formRef = useRef<HTMLFormElement>(null);
 
   // A returning customer's address is filled in: the cursor starts in the card number, as on Stripe's page.
-  const prefilled = session.prefill !== null;
+  const prefilled = addressPrefilled(session);
   useEffect(() => {
     if (!prefilled) return;
     const card = formRef.current?.elements.namedItem(FIELD_PATHS.cardNumber);
@@ -62,10 +70,16 @@ export function PaymentForm({
     if (formErrorField === path) setFormErrorField(null);
   };
 
+  // A refused shipping method: the focus goes to the chosen radio, not the group's first.
   const focusFirstError = () =>
-    requestAnimationFrame(() =>
-      formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(),
-    );
+    requestAnimationFrame(() => {
+      const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+      const chosen =
+        first instanceof HTMLInputElement && first.type === 'radio'
+          ? formRef.current?.querySelector<HTMLElement>(`input[name="${first.name}"]:checked`)
+          : null;
+      (chosen ?? first)?.focus();
+    });
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -102,7 +116,8 @@ export function PaymentForm({
     }
   }
 
-  // The regions Stripe Checkout offers: the states, DC, PR, the territories and APO/FPO.
+  // The regions Stripe Checkout offers for the one country this checkout ships to (its `shipTo`): the
+  // states, DC, PR, the territories and APO/FPO; or Canada's provinces and territories.
   const regions = checkoutRegionsOf(form.country);
   const isCa = form.country === 'CA';
   const fieldProps = (key: keyof PayForm) => {
@@ -128,21 +143,15 @@ export function PaymentForm({
           onChange={(v) => set('name', v)}
           {...fieldProps('name')}
         />
+        {/* Fixed to the country chosen in the cart, as Stripe limits allowed_countries: one option. */}
         <PayField
           label="Country"
           as="select"
           autoComplete="shipping country"
-          onChange={(v) => {
-            setForm((f) => withCountry(f, v as ShippingCountry));
-            setErrors(({ 'shipping.state': _s, 'shipping.postalCode': _p, ...rest }) => rest);
-          }}
+          onChange={() => {}}
           {...fieldProps('country')}
         >
-          {Object.entries(SHIPPING_COUNTRY_NAMES).map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
+          <option value={form.country}>{SHIPPING_COUNTRY_NAMES[form.country]}</option>
         </PayField>
         <PayField
           label="Address line 1"
@@ -186,6 +195,15 @@ export function PaymentForm({
           />
         </div>
       </fieldset>
+
+      <ShippingOptions
+        options={session.shippingOptions}
+        value={form.shippingOption}
+        onChange={(id) => set('shippingOption', id)}
+        disabled={paying}
+        error={errors.shippingOption}
+        alsoDescribedBy={formErrorField === FIELD_PATHS.shippingOption ? 'sim-form-error' : undefined}
+      />
 
       <fieldset disabled={paying} className="sim-group">
         <legend>Card details</legend>
@@ -240,7 +258,7 @@ export function PaymentForm({
               <span className="sim-spinner" aria-hidden="true" /> Processing payment…
             </>
           ) : (
-            `Pay ${formatMoney(session.total)}`
+            `Pay ${formatMoney(total)}`
           )}
         </button>
         <button

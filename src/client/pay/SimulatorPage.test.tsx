@@ -4,6 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SimulatorSessionPayload } from '../../shared/checkout.ts';
+import { TAX_WORDS } from '../../shared/shipping.ts';
 import { leavePage } from './leave.ts';
 import SimulatorPage from './SimulatorPage.tsx';
 
@@ -28,6 +29,13 @@ const session: SimulatorSessionPayload = {
       amount: 12,
     },
     { name: 'block.obj', description: 'Blue · Solid (5/5) · 10 × $22.46', imageUrl: null, amount: 213.37 },
+  ],
+  subtotal: 225.37,
+  shipTo: 'US',
+  // Standard is free from $75 of items; the days count from now to arrival (production included).
+  shippingOptions: [
+    { id: 'us-standard', name: 'US Standard', amount: 0, minDays: 6, maxDays: 8 },
+    { id: 'us-expedited', name: 'US Expedited', amount: 19.95, minDays: 4, maxDays: 4 },
   ],
   cancelUrl: 'http://shop.test/payment-cancel',
   successUrl: `http://shop.test/payment-success?session_id=${ID}`,
@@ -96,6 +104,18 @@ function type(label: string, value: string) {
   });
 }
 
+/** The shipping method's radio whose label starts with this name. */
+const method = (name: string) => {
+  const label = [...container.querySelectorAll('.sim-ship-option')].find((l) =>
+    l.textContent?.startsWith(name),
+  );
+  if (!label) throw new Error(`no shipping method ${name}`);
+  return label.querySelector('input[type="radio"]') as HTMLInputElement;
+};
+const choose = async (name: string) => {
+  await act(async () => method(name).click());
+};
+
 const button = (name: RegExp) =>
   [...container.querySelectorAll('button')].find((b) => name.test(b.textContent ?? ''))!;
 const click = async (name: RegExp) => {
@@ -158,15 +178,9 @@ describe('the simulator page', () => {
     expect(container.querySelectorAll('[aria-invalid="true"]')).toHaveLength(8);
     expect(field('Card number').getAttribute('aria-describedby')).toMatch(/^sim-test-cards /);
 
-    // Fixing a field clears its error; the state list follows the country.
+    // Fixing a field clears its error.
     type('Full name', 'Ada');
     expect(field('Full name').hasAttribute('aria-invalid')).toBe(false);
-    type('Country', 'CA');
-    expect(container.textContent).toContain('Province or territory');
-    expect([...(field('Province or territory') as HTMLSelectElement).options].map((o) => o.value)).toContain(
-      'ON',
-    );
-    expect(field('Postal code')).toBeTruthy();
   });
 
   it('pays and sends the browser to the success page', async () => {
@@ -189,6 +203,7 @@ describe('the simulator page', () => {
           postalCode: '53703',
           country: 'US',
         },
+        shippingOption: 'us-standard',
       },
     ]);
     expect(text()).toContain('Processing payment…');
@@ -223,6 +238,7 @@ describe('the simulator page', () => {
       {
         card: { number: '4242424242424242', expiry: '12 / 39', cvc: '123' },
         shipping: { ...lastAddress, line2: '' },
+        shippingOption: 'us-standard',
       },
     ]);
   });
@@ -298,5 +314,164 @@ describe('the simulator page', () => {
     await mount();
     await until(() => text().includes('Checkout unavailable'), 'not found');
     expect(container.querySelector('a')?.getAttribute('href')).toBe('/');
+  });
+});
+
+describe('shipping methods, the country and tax', () => {
+  const canada: SimulatorSessionPayload = {
+    ...session,
+    total: 114.95,
+    subtotal: 100,
+    lines: [
+      { name: 'cube.stl', description: 'Blue · Solid (5/5) · 4 × $25.00', imageUrl: null, amount: 100 },
+    ],
+    shipTo: 'CA',
+    shippingOptions: [
+      { id: 'ca-standard', name: 'Canada Standard', amount: 14.95, minDays: 8, maxDays: 11 },
+      { id: 'ca-expedited', name: 'Canada Expedited', amount: 34.95, minDays: 5, maxDays: 7 },
+    ],
+  };
+  const summary = () => container.querySelector('.sim-summary')?.textContent ?? '';
+
+  it('lists the methods as Stripe does, the first chosen; the summary sums them up with the tax note', async () => {
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    const group = [...container.querySelectorAll('fieldset')].find(
+      (f) => f.querySelector('legend')?.textContent === 'Shipping method',
+    );
+    expect(group).toBeTruthy();
+    const labels = [...(group?.querySelectorAll('label') ?? [])].map((l) => l.textContent);
+    expect(labels).toEqual(['US Standard 6–8 business days Free', 'US Expedited 4 business days $19.95']);
+    expect(method('US Standard').checked).toBe(true);
+    expect(method('US Expedited').checked).toBe(false);
+    expect(method('US Standard').name).toBe(method('US Expedited').name);
+
+    expect(container.querySelector('[data-testid="sim-subtotal"]')?.textContent).toBe('$225.37');
+    expect(summary()).toContain('Shipping US Standard');
+    expect(container.querySelector('[data-testid="sim-shipping"]')?.textContent).toBe('Free');
+    expect(container.querySelector('[data-testid="sim-tax-note"]')?.textContent).toBe(TAX_WORDS.test);
+    expect(container.querySelector('[data-testid="sim-total-due"]')?.textContent).toBe('$225.37 USD');
+
+    // The address can only be in the cart's 'Ship to' country.
+    const country = field('Country') as HTMLSelectElement;
+    expect([...country.options].map((o) => [o.value, o.textContent])).toEqual([['US', 'United States']]);
+  });
+
+  it('another method updates the shipping, the total and the Pay button; the pay call names it', async () => {
+    payAnswers = [{ status: 200, body: { redirectUrl: session.successUrl } }];
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    await choose('US Expedited');
+    expect(method('US Expedited').checked).toBe(true);
+    expect(method('US Standard').checked).toBe(false);
+    expect(container.querySelector('[data-testid="sim-shipping"]')?.textContent).toBe('$19.95');
+    expect(summary()).toContain('Shipping US Expedited');
+    expect(container.querySelector('[data-testid="sim-total"]')?.textContent).toBe('$245.32 USD');
+    expect(container.querySelector('[data-testid="sim-total-due"]')?.textContent).toBe('$245.32 USD');
+    expect(button(/^Pay/).textContent).toBe('Pay $245.32');
+
+    await choose('US Standard');
+    expect(button(/^Pay/).textContent).toBe('Pay $225.37');
+    await choose('US Expedited');
+
+    fillAll();
+    await click(/^Pay/);
+    await until(() => vi.mocked(leavePage).mock.calls.length > 0, 'the redirect');
+    expect((paid[0] as { shippingOption: string }).shippingOption).toBe('us-expedited');
+  });
+
+  it("shows the server's refusal of the method next to the radio group", async () => {
+    const refusal = 'Choose one of the shipping methods offered.';
+    payAnswers = [{ status: 400, body: { error: refusal, field: 'shippingOption' } }];
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    fillAll();
+    await click(/^Pay/);
+    await until(() => text().includes(refusal), 'the method error');
+    const radio = method('US Standard');
+    expect(radio.getAttribute('aria-invalid')).toBe('true');
+    const error = document.getElementById(radio.getAttribute('aria-describedby')!);
+    expect(error?.textContent).toBe(refusal);
+    expect(error?.getAttribute('role')).toBe('alert');
+    expect(error?.closest('fieldset')?.querySelector('legend')?.textContent).toBe('Shipping method');
+    expect(container.querySelector('#sim-form-error')).toBeNull();
+
+    // Choosing again clears it.
+    await choose('US Expedited');
+    expect(text()).not.toContain(refusal);
+    expect(method('US Expedited').hasAttribute('aria-invalid')).toBe(false);
+  });
+
+  it('a Canadian checkout: the country fixed to Canada, its provinces, its methods; a US address fills the name only', async () => {
+    sessionAnswer = { status: 200, body: { ...canada, prefill: lastAddress } };
+    payAnswers = [{ status: 200, body: { redirectUrl: session.successUrl } }];
+    await mount();
+    await until(() => text().includes('Pay $114.95'), 'the form');
+    const country = field('Country') as HTMLSelectElement;
+    expect([...country.options].map((o) => [o.value, o.textContent])).toEqual([['CA', 'Canada']]);
+    const provinces = [...(field('Province or territory') as HTMLSelectElement).options].map((o) => o.value);
+    expect(provinces).toEqual(expect.arrayContaining(['ON', 'QC', 'BC', 'NU']));
+    expect(provinces).not.toContain('WI');
+    expect(field('Postal code').getAttribute('placeholder')).toBe('K1A 0B1');
+
+    expect(field('Full name').value).toBe('Ada Lovelace');
+    expect(field('Address line 1').value).toBe('');
+    expect(field('City').value).toBe('');
+    expect(field('Province or territory').value).toBe('');
+    expect(document.activeElement).not.toBe(field('Card number'));
+
+    const labels = [...container.querySelectorAll('.sim-ship-option')].map((l) => l.textContent);
+    expect(labels).toEqual([
+      'Canada Standard 8–11 business days $14.95',
+      'Canada Expedited 5–7 business days $34.95',
+    ]);
+    expect(container.querySelector('[data-testid="sim-subtotal"]')?.textContent).toBe('$100.00');
+    await choose('Canada Expedited');
+    expect(button(/^Pay/).textContent).toBe('Pay $134.95');
+
+    type('Address line 1', '111 Wellington St');
+    type('City', 'Ottawa');
+    type('Province or territory', 'ON');
+    type('Postal code', 'K1A 0A9');
+    type('Card number', '4242 4242 4242 4242');
+    type('Expiry (MM / YY)', '12 / 39');
+    type('CVC', '123');
+    await click(/^Pay/);
+    await until(() => vi.mocked(leavePage).mock.calls.length > 0, 'the redirect');
+    expect(paid).toEqual([
+      {
+        card: { number: '4242424242424242', expiry: '12 / 39', cvc: '123' },
+        shipping: {
+          name: 'Ada Lovelace',
+          line1: '111 Wellington St',
+          line2: '',
+          city: 'Ottawa',
+          state: 'ON',
+          postalCode: 'K1A 0A9',
+          country: 'CA',
+        },
+        shippingOption: 'ca-expedited',
+      },
+    ]);
+  });
+
+  it('a session offering no method (made before them) pays as before: no choice, no shipping line', async () => {
+    sessionAnswer = { status: 200, body: { ...session, shippingOptions: [] } };
+    payAnswers = [{ status: 200, body: { redirectUrl: session.successUrl } }];
+    await mount();
+    await until(() => text().includes('Pay $225.37'), 'the form');
+    expect(text()).not.toContain('Shipping method');
+    expect(container.querySelector('[data-testid="sim-shipping"]')).toBeNull();
+    fillAll();
+    await click(/^Pay/);
+    await until(() => vi.mocked(leavePage).mock.calls.length > 0, 'the redirect');
+    expect((paid[0] as { shippingOption: string }).shippingOption).toBe('');
+  });
+
+  it('a session without the shipping fields cannot be shown', async () => {
+    const { shippingOptions: _, ...old } = session;
+    sessionAnswer = { status: 200, body: old };
+    await mount();
+    await until(() => text().includes('Checkout unavailable'), 'the failure');
   });
 });

@@ -2,9 +2,12 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import type { SimulatorSessionPayload } from '../../shared/checkout.ts';
 import { formatMoney } from '../../shared/format.ts';
+import { TAX_WORDS } from '../../shared/shipping.ts';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { PaymentForm } from './PaymentForm.tsx';
+import { shippingPriceText } from './ShippingOptions.tsx';
 import { fetchSession, PAY_PAGE_MSG, type SessionOutcome } from './simulator-api.ts';
+import { chosenOption, initialForm, type PayForm, type ShippingOption, totalDue } from './simulator-form.ts';
 import './simulator.css';
 
 // The payment simulator's hosted page (/pay/simulator/:sessionId): a stand-in for Stripe's checkout page,
@@ -41,7 +44,16 @@ function Closed({
   );
 }
 
-function Summary({ session }: { session: SimulatorSessionPayload }) {
+/** The order as Stripe Checkout sums it up: the lines, the subtotal, the chosen shipping, tax and the total. */
+function Summary({
+  session,
+  shipping,
+  total,
+}: {
+  session: SimulatorSessionPayload;
+  shipping: ShippingOption | undefined;
+  total: number;
+}) {
   const currency = session.currency.toUpperCase();
   return (
     <section className="sim-summary" aria-labelledby="sim-shop">
@@ -50,7 +62,7 @@ function Summary({ session }: { session: SimulatorSessionPayload }) {
       </p>
       <p className="sim-pay-label">Pay {session.shopName}</p>
       <p className="sim-amount" data-testid="sim-total">
-        {formatMoney(session.total)} <span className="sim-currency">{currency}</span>
+        {formatMoney(total)} <span className="sim-currency">{currency}</span>
       </p>
       <ul className="sim-lines" aria-label="Order summary">
         {session.lines.map((line, n) => (
@@ -71,13 +83,57 @@ function Summary({ session }: { session: SimulatorSessionPayload }) {
           </li>
         ))}
       </ul>
-      <p className="sim-total-row">
-        <span>Total due</span>
-        <strong>
-          {formatMoney(session.total)} {currency}
-        </strong>
-      </p>
+      <dl className="sim-totals">
+        <div className="sim-sum-row">
+          <dt>Subtotal</dt>
+          <dd data-testid="sim-subtotal">{formatMoney(session.subtotal)}</dd>
+        </div>
+        {shipping && (
+          <div className="sim-sum-row">
+            <dt>
+              Shipping <span className="sim-sum-detail">{shipping.name}</span>
+            </dt>
+            <dd data-testid="sim-shipping">{shippingPriceText(shipping.amount)}</dd>
+          </div>
+        )}
+        {/* The simulator charges no tax: TAX_WORDS.test, the words the cart and the FAQ use for test mode. */}
+        <div className="sim-sum-row">
+          <dt>Tax</dt>
+          <dd>{formatMoney(0)}</dd>
+          <dd className="sim-sum-note" data-testid="sim-tax-note">
+            {TAX_WORDS.test}
+          </dd>
+        </div>
+        {/* Announced when another shipping method changes it. */}
+        <div className="sim-sum-row sim-total-row" aria-live="polite">
+          <dt>Total due</dt>
+          <dd>
+            <strong data-testid="sim-total-due">
+              {formatMoney(total)} {currency}
+            </strong>
+          </dd>
+        </div>
+      </dl>
     </section>
+  );
+}
+
+/**
+ * An open session: its summary and its form, which share the form's values (the summary shows the chosen
+ * shipping method and the total it makes, which Pay charges).
+ */
+function OpenCheckout({ session, onClosed }: { session: SimulatorSessionPayload; onClosed: () => void }) {
+  // A returning customer's last name and address, filled in and editable (the session's `prefill`).
+  const [values, setForm] = useState<PayForm>(() => initialForm(session));
+  // Asked again (back from the success page), the session may offer other methods: else the first.
+  const shipping = chosenOption(session.shippingOptions, values.shippingOption);
+  const form = { ...values, country: session.shipTo, shippingOption: shipping?.id ?? '' };
+  const total = totalDue(session, shipping);
+  return (
+    <div className="sim-layout">
+      <Summary session={session} shipping={shipping} total={total} />
+      <PaymentForm session={session} form={form} setForm={setForm} total={total} onClosed={onClosed} />
+    </div>
   );
 }
 
@@ -125,12 +181,7 @@ export default function SimulatorPage() {
       />
     );
   } else {
-    body = (
-      <div className="sim-layout">
-        <Summary session={state.value} />
-        <PaymentForm session={state.value} onClosed={askAgain} />
-      </div>
-    );
+    body = <OpenCheckout session={state.value} onClosed={askAgain} />;
   }
 
   return (

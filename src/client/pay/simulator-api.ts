@@ -1,3 +1,4 @@
+import { SHIPPING_COUNTRIES } from '../../shared/catalog.ts';
 import type { SimulatorPayInput, SimulatorSessionPayload } from '../../shared/checkout.ts';
 import { errorText, getJson, postJson, readJson } from '../api.ts';
 
@@ -33,10 +34,29 @@ function readPrefill(value: unknown): SimulatorSessionPayload['prefill'] {
   >;
 }
 
+const isShipTo = (v: unknown): v is SimulatorSessionPayload['shipTo'] =>
+  typeof v === 'string' && (SHIPPING_COUNTRIES as readonly string[]).includes(v);
+
+/** Each shipping method offered has an id, a name, a price and its business days. */
+function okOptions(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  return value.every(
+    (o) =>
+      o &&
+      typeof o === 'object' &&
+      typeof o.id === 'string' &&
+      typeof o.name === 'string' &&
+      typeof o.amount === 'number' &&
+      typeof o.minDays === 'number' &&
+      typeof o.maxDays === 'number',
+  );
+}
+
 /** A light check of the session (the fields the page reads). */
 export function readSession(data: Record<string, unknown>): SimulatorSessionPayload | null {
-  const { id, shopName, status, total, lines, cancelUrl, successUrl } = data;
+  const { id, shopName, status, total, subtotal, lines, cancelUrl, successUrl } = data;
   if (typeof id !== 'string' || typeof shopName !== 'string' || typeof total !== 'number') return null;
+  if (typeof subtotal !== 'number' || !isShipTo(data.shipTo) || !okOptions(data.shippingOptions)) return null;
   if (typeof status !== 'string' || !STATUSES.includes(status)) return null;
   if (typeof cancelUrl !== 'string' || typeof successUrl !== 'string' || !Array.isArray(lines)) return null;
   const okLines = lines.every(

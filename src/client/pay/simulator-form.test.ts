@@ -2,17 +2,31 @@ import { describe, expect, it } from 'vitest';
 import { ADDRESS_MSG } from '../../shared/address.ts';
 import { CARD_MSG } from '../../shared/checkout.ts';
 import {
+  addressPrefilled,
+  businessDaysText,
   checkPayForm,
+  chosenOption,
   EMPTY_FORM,
   expiryInFuture,
   formatCardNumber,
   formatExpiry,
   initialForm,
   type PayForm,
-  withCountry,
+  totalDue,
 } from './simulator-form.ts';
 
 const NOW = new Date(2026, 10, 25);
+
+const US_OPTIONS = [
+  { id: 'us-standard', name: 'US Standard', amount: 6.95, minDays: 6, maxDays: 8 },
+  { id: 'us-expedited', name: 'US Expedited', amount: 19.95, minDays: 4, maxDays: 5 },
+];
+const CA_OPTIONS = [
+  { id: 'ca-standard', name: 'Canada Standard', amount: 14.95, minDays: 8, maxDays: 11 },
+  { id: 'ca-expedited', name: 'Canada Expedited', amount: 34.95, minDays: 5, maxDays: 7 },
+];
+const US = { prefill: null, shipTo: 'US', shippingOptions: US_OPTIONS } as const;
+const CA = { prefill: null, shipTo: 'CA', shippingOptions: CA_OPTIONS } as const;
 
 const filled: PayForm = {
   ...EMPTY_FORM,
@@ -21,6 +35,7 @@ const filled: PayForm = {
   city: 'Madison',
   state: 'WI',
   postalCode: '53703',
+  shippingOption: 'us-standard',
   cardNumber: '4242 4242 4242 4242',
   expiry: '12 / 39',
   cvc: '123',
@@ -44,8 +59,8 @@ describe('checkPayForm (the shared zod schema, before anything is sent)', () => 
     });
   });
 
-  it('answers the request to send: digits only in the card number, line 2 empty', () => {
-    const checked = checkPayForm(filled, NOW);
+  it('answers the request to send: digits only in the card number, line 2 empty, the chosen method', () => {
+    const checked = checkPayForm({ ...filled, shippingOption: 'us-expedited' }, NOW);
     expect(checked).toEqual({
       ok: true,
       value: {
@@ -59,13 +74,18 @@ describe('checkPayForm (the shared zod schema, before anything is sent)', () => 
           postalCode: '53703',
           country: 'US',
         },
+        shippingOption: 'us-expedited',
       },
     });
   });
 
+  it('sends no method for a session that offers none (the server decides)', () => {
+    const checked = checkPayForm({ ...filled, shippingOption: '' }, NOW);
+    expect(checked.ok && checked.value.shippingOption).toBe('');
+  });
+
   it('checks the postal code and the province of Canada', () => {
-    const ca = withCountry(filled, 'CA');
-    expect(ca.state).toBe('');
+    const ca = { ...filled, country: 'CA', state: 'WI', shippingOption: 'ca-standard' } as const;
     expect(checkPayForm(ca, NOW)).toEqual({
       ok: false,
       errors: { 'shipping.state': ADDRESS_MSG.province, 'shipping.postalCode': ADDRESS_MSG.postal },
@@ -99,10 +119,29 @@ describe('formatting as typed', () => {
     expect(formatExpiry('12 / ')).toBe('12');
     expect(formatExpiry('12 / 345')).toBe('12 / 34');
   });
+});
 
-  it('keeps a state the new country also has, and clears one it has not', () => {
-    expect(withCountry({ ...filled, state: 'WI' }, 'US').state).toBe('WI');
-    expect(withCountry({ ...filled, state: 'WI' }, 'CA')).toMatchObject({ country: 'CA', state: '' });
+describe('the shipping choice (as Stripe Checkout shows it)', () => {
+  it('words the delivery estimate in business days', () => {
+    expect(businessDaysText(3, 5)).toBe('3–5 business days');
+    expect(businessDaysText(2, 2)).toBe('2 business days');
+    expect(businessDaysText(1, 1)).toBe('1 business day');
+  });
+
+  it('chooses the method by id, else the first; none when none is offered', () => {
+    expect(chosenOption(US_OPTIONS, 'us-expedited')?.id).toBe('us-expedited');
+    expect(chosenOption(US_OPTIONS, 'ca-standard')?.id).toBe('us-standard');
+    expect(chosenOption(US_OPTIONS, '')?.id).toBe('us-standard');
+    expect(chosenOption([], 'us-standard')).toBeUndefined();
+  });
+
+  it('adds the chosen method to the items in cents; the session total without a method', () => {
+    const session = { subtotal: 225.37, total: 232.32 };
+    expect(totalDue(session, US_OPTIONS[0])).toBe(232.32);
+    expect(totalDue(session, US_OPTIONS[1])).toBe(245.32);
+    expect(totalDue({ subtotal: 0.1, total: 0 }, { ...US_OPTIONS[0]!, amount: 0.2 })).toBe(0.3);
+    expect(totalDue(session, { ...US_OPTIONS[0]!, amount: 0 })).toBe(225.37);
+    expect(totalDue(session, undefined)).toBe(232.32);
   });
 });
 
@@ -117,28 +156,42 @@ describe("initialForm (the customer's last address, filled in)", () => {
     country: 'US',
   };
 
-  it('fills the name and address, never the card; none without a prefill', () => {
-    expect(initialForm(null)).toEqual(EMPTY_FORM);
-    expect(initialForm(undefined)).toEqual(EMPTY_FORM);
-    const form = initialForm(prefill);
-    expect(form).toEqual({ ...EMPTY_FORM, ...prefill, country: 'US' });
+  it('fixes the country to the session, preselects the first method; nothing else without a prefill', () => {
+    expect(initialForm(US)).toEqual({ ...EMPTY_FORM, country: 'US', shippingOption: 'us-standard' });
+    expect(initialForm(CA)).toEqual({ ...EMPTY_FORM, country: 'CA', shippingOption: 'ca-standard' });
+    expect(initialForm({ ...US, shippingOptions: [] }).shippingOption).toBe('');
+  });
+
+  it('fills the name and address, never the card', () => {
+    const form = initialForm({ ...US, prefill });
+    expect(form).toEqual({ ...EMPTY_FORM, ...prefill, country: 'US', shippingOption: 'us-standard' });
+    expect(addressPrefilled({ ...US, prefill })).toBe(true);
     expect(
       checkPayForm({ ...form, cardNumber: '4242 4242 4242 4242', expiry: '12 / 39', cvc: '123' }, NOW).ok,
     ).toBe(true);
   });
 
-  it('keeps a military or territory region, drops one the country does not have, ignores another country', () => {
-    expect(initialForm({ ...prefill, state: 'AE', postalCode: '09001' }).state).toBe('AE');
-    expect(initialForm({ ...prefill, state: 'ON' }).state).toBe('');
-    expect(initialForm({ ...prefill, country: 'CA', state: 'ON', postalCode: 'K1A 0B1' })).toMatchObject({
-      country: 'CA',
-      state: 'ON',
-    });
-    expect(initialForm({ ...prefill, country: 'MX' })).toEqual(EMPTY_FORM);
+  it('keeps a military or territory region, drops one the country does not have', () => {
+    expect(initialForm({ ...US, prefill: { ...prefill, state: 'AE', postalCode: '09001' } }).state).toBe(
+      'AE',
+    );
+    expect(initialForm({ ...US, prefill: { ...prefill, state: 'GU' } }).state).toBe('GU');
+    expect(initialForm({ ...US, prefill: { ...prefill, state: 'ON' } }).state).toBe('');
+    const ca = { ...prefill, country: 'CA', state: 'ON', postalCode: 'K1A 0B1' };
+    expect(initialForm({ ...CA, prefill: ca })).toMatchObject({ country: 'CA', state: 'ON' });
+    expect(initialForm({ ...CA, prefill: { ...ca, state: 'GU' } }).state).toBe('');
   });
 
-  it('a changed country keeps a region Stripe Checkout offers for it', () => {
-    expect(withCountry({ ...filled, state: 'GU' }, 'US').state).toBe('GU');
-    expect(withCountry({ ...filled, state: 'GU' }, 'CA').state).toBe('');
+  it('a last address in another country fills in the name only, the country stays the session’s', () => {
+    for (const other of ['US', 'MX']) {
+      const form = initialForm({ ...CA, prefill: { ...prefill, country: other } });
+      expect(form).toEqual({
+        ...EMPTY_FORM,
+        name: 'Ada Lovelace',
+        country: 'CA',
+        shippingOption: 'ca-standard',
+      });
+      expect(addressPrefilled({ ...CA, prefill: { ...prefill, country: other } })).toBe(false);
+    }
   });
 });

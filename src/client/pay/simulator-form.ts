@@ -1,4 +1,4 @@
-import { checkoutRegionsOf, SHIPPING_COUNTRY_NAMES, type ShippingCountry } from '../../shared/address.ts';
+import { checkoutRegionsOf, type ShippingCountry } from '../../shared/address.ts';
 import {
   CARD_MSG,
   type SimulatorPayInput,
@@ -6,7 +6,8 @@ import {
   simulatorPayRequest,
 } from '../../shared/checkout.ts';
 
-// The simulator's payment form: its fields as typed, checked with the same zod schema the server uses.
+// The simulator's payment form: its fields as typed, checked with the same zod schema the server uses; and
+// the shipping choice's words and the total it makes, as Stripe Checkout shows them.
 
 export type PayForm = {
   name: string;
@@ -15,7 +16,13 @@ export type PayForm = {
   city: string;
   state: string;
   postalCode: string;
+  /** Always the session's `shipTo`: the only country the address may be in (Stripe's allowed_countries). */
   country: ShippingCountry;
+  /**
+   * The chosen shipping method's id (one of the session's `shippingOptions`; the first is preselected);
+   * '' for a session that offers none (made before shipping methods), which the server takes as it is.
+   */
+  shippingOption: string;
   cardNumber: string;
   expiry: string;
   cvc: string;
@@ -30,6 +37,7 @@ export const FIELD_PATHS = {
   state: 'shipping.state',
   postalCode: 'shipping.postalCode',
   country: 'shipping.country',
+  shippingOption: 'shippingOption',
   cardNumber: 'card.number',
   expiry: 'card.expiry',
   cvc: 'card.cvc',
@@ -46,31 +54,46 @@ export const EMPTY_FORM: PayForm = {
   state: '',
   postalCode: '',
   country: 'US',
+  shippingOption: '',
   cardNumber: '',
   expiry: '',
   cvc: '',
 };
 
-const isCountry = (c: string): c is ShippingCountry => Object.hasOwn(SHIPPING_COUNTRY_NAMES, c);
+export type ShippingOption = SimulatorSessionPayload['shippingOptions'][number];
+type FormSession = Pick<SimulatorSessionPayload, 'prefill' | 'shipTo' | 'shippingOptions'>;
 
 /**
- * The form as it opens: the customer's last shipping name and address when the session brings one (all
- * editable), else empty; a state the country's list does not offer is left to choose. The card is never
- * filled in.
+ * The form as it opens: the country fixed to the session's `shipTo`, the first shipping method chosen, and
+ * the customer's last shipping name and address when the session brings one (all editable). A state the
+ * country's list does not offer is left to choose. A last address in another country than this checkout
+ * ships to fills in the name only: its street, city, region and code belong to that other country and
+ * would have to be typed over anyway (the person is the same, the address is not). The card is never filled.
  */
-export function initialForm(prefill: SimulatorSessionPayload['prefill'] | undefined): PayForm {
-  if (!prefill || !isCountry(prefill.country)) return EMPTY_FORM;
-  const state = Object.hasOwn(checkoutRegionsOf(prefill.country), prefill.state) ? prefill.state : '';
-  return {
+export function initialForm(session: FormSession): PayForm {
+  const base: PayForm = {
     ...EMPTY_FORM,
+    country: session.shipTo,
+    shippingOption: session.shippingOptions[0]?.id ?? '',
+  };
+  const prefill = session.prefill;
+  if (!prefill) return base;
+  if (prefill.country !== session.shipTo) return { ...base, name: prefill.name };
+  const state = Object.hasOwn(checkoutRegionsOf(session.shipTo), prefill.state) ? prefill.state : '';
+  return {
+    ...base,
     name: prefill.name,
     line1: prefill.line1,
     line2: prefill.line2,
     city: prefill.city,
     state,
     postalCode: prefill.postalCode,
-    country: prefill.country,
   };
+}
+
+/** Whether the whole address was filled in from the customer's last one (only the card is left to type). */
+export function addressPrefilled(session: FormSession): boolean {
+  return session.prefill !== null && session.prefill.country === session.shipTo;
 }
 
 export function toPayInput(form: PayForm): SimulatorPayInput {
@@ -85,6 +108,7 @@ export function toPayInput(form: PayForm): SimulatorPayInput {
       postalCode: form.postalCode,
       country: form.country,
     },
+    shippingOption: form.shippingOption,
   };
 }
 
@@ -127,8 +151,27 @@ export function formatExpiry(text: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
 }
 
-/** The country changed: keep the state only if the new country has it. */
-export function withCountry(form: PayForm, country: ShippingCountry): PayForm {
-  const state = Object.hasOwn(checkoutRegionsOf(country), form.state) ? form.state : '';
-  return { ...form, country, state };
+/** A method's delivery estimate as Stripe Checkout words it: '3–5 business days', '2 business days'. */
+export function businessDaysText(minDays: number, maxDays: number): string {
+  if (minDays === maxDays) return `${minDays} business ${minDays === 1 ? 'day' : 'days'}`;
+  return `${minDays}–${maxDays} business days`;
+}
+
+/** The chosen method: the one with this id, else the first (preselected); undefined when none is offered. */
+export function chosenOption(options: readonly ShippingOption[], id: string): ShippingOption | undefined {
+  return options.find((o) => o.id === id) ?? options[0];
+}
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+/**
+ * Dollars due: the items' subtotal and the chosen method's price, added in cents (the simulator charges no
+ * tax); the session's own total when it offers no method.
+ */
+export function totalDue(
+  session: Pick<SimulatorSessionPayload, 'subtotal' | 'total'>,
+  option: ShippingOption | undefined,
+): number {
+  if (!option) return session.total;
+  return (cents(session.subtotal) + cents(option.amount)) / 100;
 }

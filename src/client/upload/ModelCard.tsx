@@ -4,6 +4,7 @@ import { formatDimensions, formatMoney, formatVolume } from '../../shared/format
 import type { ModelPayload } from '../../shared/models.ts';
 import { addCartItem, replaceCartModel } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
+import { useShopInfo } from '../shop-info.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { viewMeshUrl } from '../viewer/view-url.ts';
 import { ColorOptions } from './ColorOptions.tsx';
@@ -38,6 +39,8 @@ export function ModelCard({
 }) {
   const id = useId();
   const { username } = useSession();
+  // Taxes are added at checkout only with automatic tax: the price note says so (as before until known).
+  const shop = useShopInfo();
   const [added, setAdded] = useState(false);
   const [scaling, setScaling] = useState(false);
   const [scaleError, setScaleError] = useState('');
@@ -239,7 +242,9 @@ export function ModelCard({
                 ? quoteError
                 : discount > 0
                   ? `Includes a ${discount}% quantity discount.`
-                  : 'Before taxes and shipping.'}
+                  : shop && shop.tax !== 'automatic'
+                    ? 'Before shipping.'
+                    : 'Before taxes and shipping.'}
           </p>
         </div>
         <div className="model-actions">

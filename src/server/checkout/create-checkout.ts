@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, isNull, notExists } from 'drizzle-orm';
 import { MAX_CART_LINES } from '../../shared/cart.ts';
 import { formatCents } from '../../shared/format.ts';
+import { type ShippingOffer, type ShipTo, shipToCountry } from '../../shared/shipping.ts';
 import { models, type Order, orderEvents, orderFlags, orderItems, orders, users } from '../db/schema.ts';
 import type { Viewer } from '../models/owner.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { lineBreakdown } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import { quoteDelivery } from '../shipping/offers.ts';
+import { businessDaysUntil } from '../shipping/ship-by.ts';
 import { type CheckedLine, checkCartLines } from './cart-lines.ts';
 import type { FulfilDeps } from './fulfil.ts';
 import { describeLine } from './line-words.ts';
@@ -42,9 +45,9 @@ export const CHECKOUT_MSG = {
     `This order comes to more than we can take online (${formatCents(max)}). Please contact us for a quote.`,
 } as const;
 
-/** What identifies a cart as priced: the same lines at the same prices give the same hash. */
-export function cartHashOf(lines: CheckedLine[]): string {
-  const canonical = lines.map((l) => [
+/** What identifies a cart as priced: the same lines at the same prices, shipped to the same country. */
+export function cartHashOf(lines: CheckedLine[], shipTo: ShipTo = 'US'): string {
+  const canonical: unknown[] = lines.map((l) => [
     l.model.id,
     l.color,
     l.strength,
@@ -52,6 +55,7 @@ export function cartHashOf(lines: CheckedLine[]): string {
     l.notes,
     l.price.lineCents,
   ]);
+  if (shipTo !== 'US') canonical.push(['shipTo', shipTo]);
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex');
 }
 
@@ -79,19 +83,49 @@ async function checkedLines(deps: CheckoutDeps, viewer: Viewer, cartItems: unkno
 
 type Placed = { kind: 'new'; order: Order } | { kind: 'reuse'; order: Order };
 
+/** The cart's 'Ship to': US when not given; anything but US or CA is refused before anything is written. */
+export function parseShipTo(value: unknown): ShipTo {
+  if (value === undefined || value === null) return 'US';
+  const parsed = shipToCountry.safeParse(value);
+  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Ship to is not valid.');
+  return parsed.data;
+}
+
 export async function createCheckout(
   deps: CheckoutDeps,
   user: { id: number; isAdmin: boolean },
   cartItems: unknown,
+  shipToInput?: unknown,
 ): Promise<CreatedSession> {
   const { ctx } = deps;
+  const shipTo = parseShipTo(shipToInput);
   const viewer: Viewer = { userId: user.id, isAdmin: user.isAdmin, visitorHash: null };
   const lines = await checkedLines(deps, viewer, cartItems);
-  const cartHash = cartHashOf(lines);
-  const totalCents = lines.reduce((sum, l) => sum + l.price.lineCents, 0);
-  if (totalCents > ctx.config.maxOrderCents)
-    throw new HttpError(400, CHECKOUT_MSG.overCap(ctx.config.maxOrderCents));
+  const cartHash = cartHashOf(lines, shipTo);
+  const subtotalCents = lines.reduce((sum, l) => sum + l.price.lineCents, 0);
   const now = ctx.now();
+  const delivery = await quoteDelivery(ctx.db, {
+    shipTo,
+    subtotalCents,
+    ownHours: lines.reduce((sum, l) => sum + l.price.hours * l.quantity, 0),
+    now,
+  });
+  // The hosted page preselects the first method: the order's total starts with it, and the fulfilment
+  // rewrites shipping, tax and total from what the customer chose and paid.
+  const first = delivery.options[0];
+  if (!first) throw new Error(`no shipping method for ${shipTo}`);
+  const totalCents = subtotalCents + first.priceCents;
+  // The cap counts the dearest method the customer may still choose.
+  const dearest = subtotalCents + Math.max(...delivery.options.map((o) => o.priceCents));
+  if (dearest > ctx.config.maxOrderCents)
+    throw new HttpError(400, CHECKOUT_MSG.overCap(ctx.config.maxOrderCents));
+  const offers: ShippingOffer[] = delivery.options.map((o) => ({
+    ...o,
+    arrivalBusinessDays: {
+      min: businessDaysUntil(now, o.arrivesFrom, delivery.calendar),
+      max: businessDaysUntil(now, o.arrivesBy, delivery.calendar),
+    },
+  }));
 
   const placed = await ctx.db.transaction(async (tx): Promise<Placed> => {
     // One checkout at a time per customer: a double click waits here, then finds the first one's order.
@@ -127,8 +161,17 @@ export async function createCheckout(
         userId: user.id,
         status: 'pending',
         totalCents,
-        subtotalCents: totalCents,
-        shippingCents: 0,
+        subtotalCents,
+        shippingCents: first.priceCents,
+        shippingMethod: first.name,
+        shippingRate: {
+          id: first.id,
+          name: first.name,
+          priceCents: first.priceCents,
+          transitDays: first.transitDays,
+        },
+        shipTo,
+        shippingOffers: offers,
         currency: 'usd',
         customerEmail: owner.email,
         cartHash,
@@ -254,6 +297,15 @@ export async function openSession(deps: CheckoutDeps, order: Order): Promise<Cre
     orderId: order.id,
     currency: order.currency,
     lines,
+    shipTo: order.shipTo === 'US' || order.shipTo === 'CA' ? order.shipTo : null,
+    // From what the order stored, so a retry sends the same request.
+    shippingOptions: (order.shippingOffers ?? []).map((o) => ({
+      id: o.id,
+      name: o.name,
+      amountCents: o.priceCents,
+      minDays: o.arrivalBusinessDays?.min ?? o.transitDays.min,
+      maxDays: o.arrivalBusinessDays?.max ?? o.transitDays.max,
+    })),
     customer: { email: order.customerEmail ?? user.email, providerCustomerId },
     description: `Order #${order.id} at ${shopName}`,
     successUrl: `${publicUrl}/payment-success?session_id=${SESSION_PLACEHOLDER}`,

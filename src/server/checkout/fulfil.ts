@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { SHIPPING_COUNTRY_NAMES } from '../../shared/address.ts';
 import type { OrderStatus } from '../../shared/catalog.ts';
+import type { PaidShipping, TaxLine } from '../../shared/shipping.ts';
 import { removePaidLines } from '../cart/saved-cart.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -9,8 +10,11 @@ import { models, type Order, orderItems, orders, paymentEvents, users } from '..
 import type { PreviewLinks } from '../models/preview-links.ts';
 import { raiseFlag } from '../orders/flags.ts';
 import { queueOrderMail } from '../orders/order-mails.ts';
-import { shipByDate } from '../orders/ship-by.ts';
 import { canMove, moveOrder } from '../orders/state-machine.ts';
+import { createCalendar } from '../shipping/calendar.ts';
+import { queueHours } from '../shipping/queue-load.ts';
+import { loadProductionSettings } from '../shipping/settings-repository.ts';
+import { arrivalWindow, shipByFor } from '../shipping/ship-by.ts';
 import { confirmationMail, type MailAddress } from './confirmation-mail.ts';
 import type { InstallId } from './install-id.ts';
 import {
@@ -65,9 +69,79 @@ const INTENT_FAILED = new Set(['requires_payment_method', 'canceled']);
 /** How long the preview links in the confirmation mail work. */
 const MAIL_IMAGE_TTL_MS = 365 * 24 * 3600_000;
 
+/** What the order keeps of a payment whose parts are right: the method chosen, its price, the tax. */
+export type PaidParts = {
+  shippingCents: number;
+  shippingRate: PaidShipping | null;
+  taxCents: number;
+  taxLines: TaxLine[];
+  totalCents: number;
+};
+
+/**
+ * The money in parts, not only the total (docs/domain.md): the items' subtotal is the order's, the shipping
+ * is one of the methods offered at its price for this order, the tax is what the provider computed (never
+ * negative), and they add up to what was paid. An order from before shipping methods was offered none: its
+ * shipping must be free and its total the order's.
+ */
+export function checkPaidParts(
+  order: Order,
+  session: SessionState,
+): { ok: true; parts: PaidParts } | { ok: false; why: string } {
+  const paid = session.amountTotalCents;
+  if (paid === null) return { ok: false, why: 'no amount' };
+  const subtotal =
+    session.amountSubtotalCents ?? paid - (session.shippingCents ?? 0) - (session.taxCents ?? 0);
+  if (subtotal !== order.subtotalCents) {
+    return { ok: false, why: `items ${subtotal} instead of ${order.subtotalCents}` };
+  }
+  const shipping = session.shippingCents ?? 0;
+  const tax = session.taxCents ?? 0;
+  if (tax < 0) return { ok: false, why: `negative tax ${tax}` };
+  const offers = order.shippingOffers ?? [];
+  let rate: PaidShipping | null = null;
+  if (offers.length > 0) {
+    const chosen =
+      offers.find((o) => o.id === session.shippingMethodId) ??
+      // A session read without its rate's metadata: the one offer at this price, if only one is.
+      (session.shippingMethodId === null && offers.filter((o) => o.priceCents === shipping).length === 1
+        ? offers.find((o) => o.priceCents === shipping)
+        : undefined);
+    if (!chosen)
+      return {
+        ok: false,
+        why: `a shipping method that was not offered (${session.shippingMethodId ?? 'none'})`,
+      };
+    if (chosen.priceCents !== shipping) {
+      return { ok: false, why: `shipping ${shipping} for ${chosen.name} offered at ${chosen.priceCents}` };
+    }
+    rate = {
+      id: chosen.id,
+      name: chosen.name,
+      priceCents: chosen.priceCents,
+      transitDays: chosen.transitDays,
+    };
+  } else if (shipping !== 0) {
+    return { ok: false, why: `shipping ${shipping} when none was offered` };
+  }
+  if (subtotal + shipping + tax !== paid) {
+    return { ok: false, why: `parts ${subtotal} + ${shipping} + ${tax} do not make ${paid}` };
+  }
+  return {
+    ok: true,
+    parts: {
+      shippingCents: shipping,
+      shippingRate: rate,
+      taxCents: tax,
+      taxLines: session.taxLines,
+      totalCents: paid,
+    },
+  };
+}
+
 type Outcome =
   | { kind: 'none' }
-  | { kind: 'move'; to: OrderStatus; note: string }
+  | { kind: 'move'; to: OrderStatus; note: string; parts?: PaidParts }
   | { kind: 'flag'; flag: 'amount_mismatch' | 'paid_after_cancel'; details: string };
 
 /** What a session says about an order, given where the order stands. */
@@ -91,13 +165,15 @@ export function decide(order: Order, session: SessionState, eventType?: string):
     return { kind: 'none' };
   }
   if (paid) {
-    const amountOk = session.amountTotalCents === order.totalCents;
     const currencyOk = (session.currency ?? '').toLowerCase() === order.currency.toLowerCase();
-    if (amountOk && currencyOk) return { kind: 'move', to: 'paid', note: 'payment received' };
+    const check = checkPaidParts(order, session);
+    if (currencyOk && check.ok)
+      return { kind: 'move', to: 'paid', note: 'payment received', parts: check.parts };
+    const why = currencyOk ? (check.ok ? '' : ` (${check.why})`) : ' (another currency)';
     return {
       kind: 'flag',
       flag: 'amount_mismatch',
-      details: `Paid ${formatAmount(session)} for an order of ${order.totalCents} ${order.currency}: check and refund.`,
+      details: `Paid ${formatAmount(session)} for an order of ${order.totalCents} ${order.currency}${why}: check and refund.`,
     };
   }
   if (session.status === 'complete') {
@@ -219,6 +295,12 @@ async function queueConfirmation(deps: FulfilDeps, tx: Db, order: Order, address
       currency: order.currency,
       totalCents: order.totalCents,
       shippingCents: order.shippingCents,
+      subtotalCents: order.subtotalCents,
+      shippingMethod: order.shippingMethod,
+      taxCents: order.taxCents,
+      taxLines: order.taxLines ?? [],
+      arrivesFrom: order.arrivesFrom,
+      arrivesBy: order.arrivesBy,
       lines,
       shipping: address,
       shipBy: order.shipBy ?? '',
@@ -231,6 +313,38 @@ async function queueConfirmation(deps: FulfilDeps, tx: Db, order: Order, address
     items.map((i) => ({ modelId: i.modelId, color: i.color, strength: i.strength, quantity: i.quantity })),
     now,
   );
+}
+
+/**
+ * What a paid order stores: the method and tax it was paid with, and its dates from the print queue as it is
+ * now (the queue ahead: every paid, queued and printing piece not yet printed; this order is still pending).
+ */
+async function paidFacts(tx: Db, order: Order, parts: PaidParts, now: Date) {
+  const production = await loadProductionSettings(tx);
+  const calendar = createCalendar(production);
+  const [own] = await tx
+    .select({ hours: sql<number>`coalesce(sum(${orderItems.printHours} * ${orderItems.quantity}), 0)` })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order.id));
+  const shipBy = shipByFor({
+    now,
+    queueHours: await queueHours(tx),
+    ownHours: Number(own?.hours ?? 0),
+    production,
+    calendar,
+  });
+  const window = parts.shippingRate ? arrivalWindow(shipBy, parts.shippingRate.transitDays, calendar) : null;
+  return {
+    shippingCents: parts.shippingCents,
+    shippingRate: parts.shippingRate,
+    shippingMethod: parts.shippingRate?.name ?? order.shippingMethod,
+    taxCents: parts.taxCents,
+    taxLines: parts.taxLines,
+    totalCents: parts.totalCents,
+    shipBy,
+    arrivesFrom: window?.from ?? null,
+    arrivesBy: window?.to ?? null,
+  };
 }
 
 /** A paid order holding a model whose shells the analysis turned outward: staff check the print. */
@@ -318,7 +432,10 @@ export async function fulfilCheckout(
       actor: source.actor,
       note: outcome.note,
       now,
-      set: { ...paymentFacts, ...(outcome.to === 'paid' ? { shipBy: shipByDate(now) } : {}) },
+      set: {
+        ...paymentFacts,
+        ...(outcome.to === 'paid' && outcome.parts ? await paidFacts(tx, order, outcome.parts, now) : {}),
+      },
     });
     if (outcome.to === 'paid') {
       if (!session.shipping) {

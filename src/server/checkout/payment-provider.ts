@@ -1,4 +1,5 @@
 import type { ShippingAddress } from '../../shared/address.ts';
+import type { ShipTo, TaxLine } from '../../shared/shipping.ts';
 
 // The one interface both payment providers implement (the README's design notes): Stripe Checkout, and the built-in
 // simulator of the embedded default. The shop creates a hosted session, reads one back, expires one that a
@@ -16,10 +17,25 @@ export type SessionLine = {
   amountCents: number;
 };
 
+/** A shipping method as the hosted page offers it: its price for this cart and business days to arrival. */
+export type SessionShippingOption = {
+  /** The shop's method id (src/shared/shipping.ts): the session reads it back as the one chosen. */
+  id: string;
+  name: string;
+  amountCents: number;
+  /** Business days from the checkout to arrival, printing included (Stripe's delivery_estimate). */
+  minDays: number;
+  maxDays: number;
+};
+
 export type NewSession = {
   orderId: number;
   currency: string;
   lines: SessionLine[];
+  /** Only addresses in this country (null: the US and Canada, for an order from before shipping methods). */
+  shipTo: ShipTo | null;
+  /** The methods offered, the first preselected; none: shipping is free. */
+  shippingOptions: SessionShippingOption[];
   /** Who pays: their email, and their Stripe Customer when the provider keeps one (prefills the page). */
   customer: { email: string; providerCustomerId: string | null };
   /** 'Order #12 at Badger Print Co.': shown on the payment, so a refund in the provider names its order. */
@@ -54,6 +70,14 @@ export type SessionState = {
   status: 'open' | 'complete' | 'expired';
   paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
   amountTotalCents: number | null;
+  /** The parts of the total: the items, the shipping chosen and the tax the provider computed. */
+  amountSubtotalCents: number | null;
+  shippingCents: number | null;
+  /** The shop's id of the shipping method chosen (null when none was offered). */
+  shippingMethodId: string | null;
+  taxCents: number | null;
+  /** The tax, line by line, in the provider's words (empty without tax). */
+  taxLines: TaxLine[];
   currency: string | null;
   /** The provider's payment reference (a PaymentIntent id). */
   paymentIntentId: string | null;

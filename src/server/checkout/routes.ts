@@ -60,8 +60,8 @@ export async function checkoutPlugin(app: FastifyInstance, opts: CheckoutPluginO
       },
     },
     async (req, reply) => {
-      const body = (req.body ?? {}) as { cartItems?: unknown };
-      const session = await createCheckout({ ...deps, log: req.log }, req.user!, body.cartItems);
+      const body = (req.body ?? {}) as { cartItems?: unknown; shipTo?: unknown };
+      const session = await createCheckout({ ...deps, log: req.log }, req.user!, body.cartItems, body.shipTo);
       return reply.header('cache-control', NO_STORE).send(checkoutSessionPayload.parse(session));
     },
   );

@@ -57,8 +57,13 @@ export function post(
   });
 }
 
-export function startCheckout(t: TestApp, customer: Customer | null, cartItems: unknown) {
-  return post(t, '/api/create-checkout-session.php', { cartItems }, customer?.cookie);
+export function startCheckout(t: TestApp, customer: Customer | null, cartItems: unknown, shipTo?: unknown) {
+  return post(
+    t,
+    '/api/create-checkout-session.php',
+    shipTo === undefined ? { cartItems } : { cartItems, shipTo },
+    customer?.cookie,
+  );
 }
 
 export const ADDRESS: ShippingAddressInput = {
@@ -79,8 +84,14 @@ export function paySimulator(
   sessionId: string,
   card: Record<string, string> = CARD,
   shipping: Record<string, string> = ADDRESS,
+  /** The shipping method chosen: the session's first (preselected) one when not given. */
+  shippingOption?: string,
 ) {
-  return post(t, `/api/pay/simulator/${sessionId}/pay`, { card, shipping });
+  return post(t, `/api/pay/simulator/${sessionId}/pay`, {
+    card,
+    shipping,
+    shippingOption: shippingOption ?? (shipping.country === 'CA' ? 'ca-standard' : 'us-standard'),
+  });
 }
 
 export async function orderOfSession(t: TestApp, sessionId: string) {

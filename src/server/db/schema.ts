@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import type { PaidShipping, ShippingOffer, TaxLine } from '../../shared/shipping.ts';
 import {
   bigint,
   boolean,
@@ -16,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { PaidShipping, ShippingOffer, TaxLine } from '../../shared/shipping.ts';
 
 // One schema for PGlite and PostgreSQL. Money is integer cents; times are timestamptz.
 

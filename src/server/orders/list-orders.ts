@@ -55,6 +55,13 @@ export async function listOrdersForUser(db: Db, userId: number, now: Date): Prom
     shipping_postal_code: o.shippingPostalCode,
     shipping_country: o.shippingCountry,
     ship_by: o.shipBy,
+    arrives_from: o.arrivesFrom,
+    arrives_by: o.arrivesBy,
+    subtotal: dollars(o.subtotalCents),
+    shipping_amount: dollars(o.shippingCents),
+    shipping_method: o.shippingMethod ?? o.shippingRate?.name ?? null,
+    tax_amount: dollars(o.taxCents),
+    tax_lines: (o.taxLines ?? []).map((l) => ({ label: l.label, amount: dollars(l.amountCents) })),
     // The hosted checkout, while it can still be paid and staff have not flagged the order: My Orders
     // offers 'Complete payment'.
     payment_url:

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderPayload } from '../../shared/orders.ts';
 import { createLoggedInUser } from '../auth/testing.ts';
-import { cartItem, makeCustomer, paySimulator, startCheckout, uploadBox } from '../checkout/testing.ts';
+import {
+  ADDRESS,
+  CARD,
+  cartItem,
+  makeCustomer,
+  post,
+  startCheckout,
+  uploadBox,
+} from '../checkout/testing.ts';
 import { orderItems, orders } from '../db/schema.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 
@@ -17,6 +26,7 @@ async function placeOrder(userId: number, status: string, items: { fileName: str
       userId,
       status,
       totalCents: 2450,
+      subtotalCents: 2450,
       trackingNumber: status === 'shipped' ? '1Z999AA10123456784' : null,
       shippingName: 'Ada Lovelace',
       shippingLine1: '1 Main St',
@@ -82,6 +92,60 @@ describe('GET /api/get_orders.php', () => {
       ],
     });
     expect(typeof body[1].created_at).toBe('string');
+    // An order from before shipping methods: free, no method, no tax, no arrival window.
+    expect(body[1]).toMatchObject({
+      subtotal: 24.5,
+      shipping_amount: 0,
+      shipping_method: null,
+      tax_amount: 0,
+      tax_lines: [],
+      arrives_from: null,
+      arrives_by: null,
+    });
+  });
+
+  it('shows the parts of the total: items, the shipping method paid, each tax, the ship-by date and arrival window', async () => {
+    const erin = await createLoggedInUser(t);
+    await t.database.db.insert(orders).values({
+      userId: erin.user.id,
+      status: 'paid',
+      totalCents: 10164,
+      subtotalCents: 7650,
+      shippingCents: 1995,
+      shippingMethod: 'US Expedited',
+      shippingRate: {
+        id: 'us-expedited',
+        name: 'US Expedited',
+        priceCents: 1995,
+        transitDays: { min: 1, max: 2 },
+      },
+      taxCents: 519,
+      taxLines: [
+        { amountCents: 421, label: 'Sales tax 5.5 % (WI)' },
+        { amountCents: 98, label: 'County tax 0.5 %' },
+      ],
+      shipBy: '2026-12-01',
+      arrivesFrom: '2026-12-02',
+      arrivesBy: '2026-12-03',
+    });
+    const res = await t.app.inject({ url: '/api/get_orders.php', headers: { cookie: erin.cookie } });
+    expect(res.headers['cache-control']).toBe('no-store');
+    const [order] = res.json();
+    expect(order).toMatchObject({
+      total_amount: 101.64,
+      subtotal: 76.5,
+      shipping_amount: 19.95,
+      shipping_method: 'US Expedited',
+      tax_amount: 5.19,
+      tax_lines: [
+        { label: 'Sales tax 5.5 % (WI)', amount: 4.21 },
+        { label: 'County tax 0.5 %', amount: 0.98 },
+      ],
+      ship_by: '2026-12-01',
+      arrives_from: '2026-12-02',
+      arrives_by: '2026-12-03',
+    });
+    expect(orderPayload.parse(order)).toEqual(order);
   });
 
   it('answers an empty list to a user without orders, and 405 to a POST', async () => {
@@ -109,10 +173,27 @@ describe('GET /api/get_orders.php', () => {
     expect(item).toMatchObject({ file_name: 'ten.stl', quantity: 10, unique_file_path: model });
     // 5 % off for 10 pieces: the line total is not cost x quantity.
     expect(item.line_total).toBeCloseTo(item.cost * 10 * 0.95, 2);
-    expect(pending.total_amount).toBe(item.line_total);
-    await paySimulator(t, id);
+    expect(pending.subtotal).toBe(item.line_total);
+    const paying = await post(t, `/api/pay/simulator/${id}/pay`, {
+      card: CARD,
+      shipping: ADDRESS,
+      shippingOption: 'us-expedited',
+    });
+    expect(paying.statusCode, paying.body).toBe(200);
     const [paid] = await list();
-    expect(paid).toMatchObject({ status: 'paid', payment_url: null, shipping_name: 'Ada Lovelace' });
+    expect(paid).toMatchObject({
+      status: 'paid',
+      payment_url: null,
+      shipping_name: 'Ada Lovelace',
+      subtotal: item.line_total,
+      shipping_method: 'US Expedited',
+      shipping_amount: 19.95,
+      tax_amount: 0,
+      tax_lines: [],
+    });
+    expect(paid.total_amount).toBeCloseTo(item.line_total + 19.95, 2);
     expect(paid.ship_by).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(paid.arrives_from > paid.ship_by).toBe(true);
+    expect(paid.arrives_by >= paid.arrives_from).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { changeOrder, load, modelFileUrl, orderPath } from '../admin-api.ts';
 import { formatGrams, formatHours, formatShortDate } from '../admin-format.ts';
 import { ActionError, ColorLabel, Panel, Preview, strengthText } from '../admin-ui.tsx';
 import { useAction } from '../use-action.ts';
+import { moneyRows } from './money-rows.ts';
 
 // The shop's 3D viewer (three.js), loaded only when staff open it.
 const ViewerModal = lazy(() => import('../../viewer/ViewerModal.tsx'));
@@ -30,18 +31,12 @@ export function ItemsPanel({ order, onChange }: Props) {
         </ul>
       )}
       <dl className="admin-totals">
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{formatCents(order.subtotalCents)}</dd>
-        </div>
-        <div>
-          <dt>Shipping</dt>
-          <dd>{order.shippingCents > 0 ? formatCents(order.shippingCents) : 'Free'}</dd>
-        </div>
-        <div className="grand">
-          <dt>Total</dt>
-          <dd>{formatCents(order.totalCents, order.currency)}</dd>
-        </div>
+        {moneyRows(order).map((row) => (
+          <div key={row.key} className={row.grand ? 'grand' : undefined}>
+            <dt>{row.label}</dt>
+            <dd>{row.amount}</dd>
+          </div>
+        ))}
       </dl>
       {viewing && (
         <Suspense fallback={null}>

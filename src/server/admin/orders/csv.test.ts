@@ -165,7 +165,7 @@ describe('GET /api/admin/orders.csv', () => {
     const many = CSV_PAGE * 2 + 7;
     const made = await t.database.db
       .insert(orders)
-      .values(Array.from({ length: many }, () => ({ userId, totalCents: 1200, status: 'queued', createdAt })))
+      .values(Array.from({ length: many }, () => ({ userId, totalCents: 1200, subtotalCents: 1200, status: 'queued', createdAt })))
       .returning({ id: orders.id });
     await t.database.db.insert(orderItems).values(
       made.map((o) => ({

@@ -73,6 +73,92 @@ describe('GET /api/admin/orders/:id', () => {
       }),
     ]);
     expect(d.items[0]!.grams).toBeGreaterThan(0);
+    // The money in parts and the dates, as the order keeps them (whatever the checkout stored).
+    expect(d).toMatchObject({
+      subtotalCents: row!.subtotalCents,
+      shippingCents: row!.shippingCents,
+      taxCents: row!.taxCents,
+      taxLines: row!.taxLines ?? [],
+      shipTo: row!.shipTo,
+      shipBy: row!.shipBy,
+      arrivesFrom: row!.arrivesFrom,
+      arrivesBy: row!.arrivesBy,
+      shipping: { method: row!.shippingMethod },
+    });
+    expect(d.subtotalCents + d.shippingCents + d.taxCents).toBe(d.totalCents);
+  });
+
+  it('shows the shipping method and its price, the tax lines, ship-to and the arrival window', async () => {
+    const model = await uploadBox(t, ann, 15, 'hinge.stl');
+    const id = await paidOrder(t, ann, model);
+    const [before] = await t.database.db.select().from(orders).where(eq(orders.id, id));
+    const total = before!.subtotalCents + 695 + 171;
+    await t.database.db
+      .update(orders)
+      .set({
+        shipTo: 'US',
+        shippingCents: 695,
+        shippingMethod: 'US Standard',
+        shippingRate: {
+          id: 'us-standard',
+          name: 'US Standard',
+          priceCents: 695,
+          transitDays: { min: 3, max: 5 },
+        },
+        taxCents: 171,
+        taxLines: [{ amountCents: 171, label: 'Sales tax 5.5 % (WI)' }],
+        totalCents: total,
+        amountPaidCents: total,
+        shipBy: '2026-12-01',
+        arrivesFrom: '2026-12-04',
+        arrivesBy: '2026-12-08',
+      })
+      .where(eq(orders.id, id));
+    const d = await detail(id);
+    expect(d).toMatchObject({
+      subtotalCents: before!.subtotalCents,
+      shippingCents: 695,
+      taxCents: 171,
+      taxLines: [{ amountCents: 171, label: 'Sales tax 5.5 % (WI)' }],
+      totalCents: total,
+      refundableCents: total,
+      shipTo: 'US',
+      shipBy: '2026-12-01',
+      arrivesFrom: '2026-12-04',
+      arrivesBy: '2026-12-08',
+      shipping: { method: 'US Standard' },
+    });
+  });
+
+  it('shows an order from before shipping methods with no method, no tax and no window', async () => {
+    const model = await uploadBox(t, ann, 12, 'clip.stl');
+    const id = await paidOrder(t, ann, model);
+    const [before] = await t.database.db.select().from(orders).where(eq(orders.id, id));
+    await t.database.db
+      .update(orders)
+      .set({
+        shipTo: null,
+        shippingCents: 0,
+        shippingMethod: null,
+        shippingRate: null,
+        taxCents: 0,
+        taxLines: null,
+        totalCents: before!.subtotalCents,
+        amountPaidCents: before!.subtotalCents,
+        arrivesFrom: null,
+        arrivesBy: null,
+      })
+      .where(eq(orders.id, id));
+    expect(await detail(id)).toMatchObject({
+      shippingCents: 0,
+      taxCents: 0,
+      taxLines: [],
+      totalCents: before!.subtotalCents,
+      shipTo: null,
+      arrivesFrom: null,
+      arrivesBy: null,
+      shipping: { method: null },
+    });
   });
 
   it('answers 404 for an unknown or malformed id', async () => {

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { AdminFlag, AdminOrderDetail, AdminOrderItem, AdminRefund } from '../../../shared/admin.ts';
 import { trackingUrl } from '../../../shared/carriers.ts';
+import { SHIPPING_COUNTRIES } from '../../../shared/catalog.ts';
 import type { Db } from '../../db/client.ts';
 import { models, type Order, orderFlags, orderItems, orders, refunds, users } from '../../db/schema.ts';
 import { isTestOrder } from '../../orders/order-mails.ts';
@@ -14,6 +15,8 @@ import { orderTimeline } from './timeline.ts';
 type Status = AdminOrderDetail['status'];
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+const shipToOf = (v: string | null): AdminOrderDetail['shipTo'] =>
+  (SHIPPING_COUNTRIES as readonly string[]).includes(v ?? '') ? (v as AdminOrderDetail['shipTo']) : null;
 
 export function previewUrl(modelId: string | null): string | null {
   return modelId ? `/api/models/${encodeURIComponent(modelId)}/preview.png` : null;
@@ -126,12 +129,17 @@ export async function orderDetail(db: Db, orderId: number, now: Date): Promise<A
     currency: o.currency,
     subtotalCents: o.subtotalCents,
     shippingCents: o.shippingCents,
+    taxCents: o.taxCents,
+    taxLines: o.taxLines ?? [],
     totalCents: o.totalCents,
     amountPaidCents: o.amountPaidCents,
     amountRefundedCents: o.amountRefundedCents,
     refundableCents: refundable,
     testMode: isTestOrder(o),
+    shipTo: shipToOf(o.shipTo),
     shipBy: o.shipBy,
+    arrivesFrom: o.arrivesFrom,
+    arrivesBy: o.arrivesBy,
     late: isLate(o, now),
     customer: {
       userId: o.userId,

@@ -60,7 +60,15 @@ export class SimulatorProvider implements PaymentProvider {
       .values({
         id,
         orderId: input.orderId,
-        amountTotalCents: input.lines.reduce((sum, l) => sum + l.amountCents, 0),
+        // The first shipping option is preselected, as on Stripe's page.
+        amountTotalCents:
+          input.lines.reduce((sum, l) => sum + l.amountCents, 0) +
+          (input.shippingOptions[0]?.amountCents ?? 0),
+        amountSubtotalCents: input.lines.reduce((sum, l) => sum + l.amountCents, 0),
+        amountShippingCents: input.shippingOptions[0]?.amountCents ?? 0,
+        shippingOptionId: input.shippingOptions[0]?.id ?? null,
+        shippingOptions: input.shippingOptions,
+        shipTo: input.shipTo,
         currency: input.currency,
         lines: input.lines,
         successUrl: input.successUrl.replaceAll(SESSION_PLACEHOLDER, id),
@@ -97,6 +105,13 @@ export class SimulatorProvider implements PaymentProvider {
       status: statusAt(row, this.now()),
       paymentStatus: row.paymentStatus,
       amountTotalCents: row.amountTotalCents,
+      // Sessions from before shipping methods: the items were the whole total.
+      amountSubtotalCents: row.amountSubtotalCents ?? row.amountTotalCents,
+      shippingCents: row.amountShippingCents ?? 0,
+      shippingMethodId: row.shippingOptionId,
+      // The simulator charges no tax (in live mode Stripe computes it).
+      taxCents: 0,
+      taxLines: [],
       currency: row.currency,
       paymentIntentId: row.paymentIntentId,
       paymentIntentStatus: row.paymentStatus === 'paid' ? 'succeeded' : null,

@@ -3,7 +3,7 @@ import { countRows } from '../../auth/testing.ts';
 import { orderItems, orders } from '../../db/schema.ts';
 import { buildTestApp, type TestApp } from '../../testing/test-app.ts';
 import { PaymentProviderError, SessionNotFoundError } from '../payment-provider.ts';
-import { type StripeFake, startStripeFake } from '../testing/stripe-fake.ts';
+import { type StripeFake, startStripeFake, withShipping } from '../testing/stripe-fake.ts';
 import { cartItem, makeCustomer, startCheckout, uploadBox } from '../testing.ts';
 import { STRIPE_API_VERSION, StripeProvider } from './stripe.ts';
 
@@ -21,6 +21,7 @@ beforeAll(async () => {
     publishableKey: undefined,
     webhookSecret: WEBHOOK_SECRET,
     apiBase: fake.url,
+    automaticTax: false,
   });
 });
 afterAll(() => fake.close());
@@ -36,6 +37,8 @@ const newSession = () =>
     customer: { email: 'ada@example.com', providerCustomerId: null },
     description: 'Order #42 at Badger Print Co.',
     idempotencyKey: 'install1234:order:42',
+    shipTo: null,
+    shippingOptions: [],
     lines: [
       {
         name: 'cube.stl',
@@ -111,6 +114,7 @@ describe('StripeProvider.createSession', () => {
       publishableKey: undefined,
       webhookSecret: WEBHOOK_SECRET,
       apiBase: 'http://127.0.0.1:9',
+      automaticTax: false,
     });
     await expect(away.createSession(newSessionInput())).rejects.toBeInstanceOf(PaymentProviderError);
   });
@@ -123,12 +127,95 @@ function newSessionInput() {
     customer: { email: 'x@example.com', providerCustomerId: null },
     description: 'Order #7',
     idempotencyKey: `test:order:7:${Math.random()}`,
+    shipTo: 'US' as const,
+    shippingOptions: [],
     lines: [{ name: 'a.stl', description: '', imageUrl: null, amountCents: 1200 }],
     successUrl: 'https://shop.test/s',
     cancelUrl: 'https://shop.test/c',
     expiresAt: new Date(Date.now() + 3600_000),
   };
 }
+
+describe('StripeProvider shipping and tax', () => {
+  const options = [
+    { id: 'us-standard', name: 'US Standard', amountCents: 695, minDays: 4, maxDays: 6 },
+    { id: 'us-expedited', name: 'US Expedited', amountCents: 1995, minDays: 2, maxDays: 3 },
+  ];
+
+  it("offers only the cart's country and its methods with their delivery estimates, the first preselected", async () => {
+    const { id } = await provider.createSession({
+      ...newSessionInput(),
+      shipTo: 'CA',
+      shippingOptions: options,
+    });
+    const f = Object.fromEntries(fake.requests.at(-1)!.form);
+    expect(f).toMatchObject({
+      'shipping_address_collection[allowed_countries][0]': 'CA',
+      'shipping_options[0][shipping_rate_data][type]': 'fixed_amount',
+      'shipping_options[0][shipping_rate_data][display_name]': 'US Standard',
+      'shipping_options[0][shipping_rate_data][fixed_amount][amount]': '695',
+      'shipping_options[0][shipping_rate_data][fixed_amount][currency]': 'usd',
+      'shipping_options[0][shipping_rate_data][tax_behavior]': 'exclusive',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][minimum][unit]': 'business_day',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][minimum][value]': '4',
+      'shipping_options[0][shipping_rate_data][delivery_estimate][maximum][value]': '6',
+      'shipping_options[0][shipping_rate_data][metadata][methodId]': 'us-standard',
+      'shipping_options[1][shipping_rate_data][display_name]': 'US Expedited',
+      'line_items[0][price_data][tax_behavior]': 'exclusive',
+    });
+    expect(f['shipping_address_collection[allowed_countries][1]']).toBeUndefined();
+    // Without STRIPE_AUTOMATIC_TAX, no tax is asked for.
+    expect(f['automatic_tax[enabled]']).toBeUndefined();
+    expect(await provider.retrieveSession(id)).toMatchObject({
+      amountTotalCents: 1200 + 695,
+      amountSubtotalCents: 1200,
+      shippingCents: 695,
+      shippingMethodId: 'us-standard',
+    });
+  });
+
+  it('reads the method chosen and the tax Stripe computed, line by line', async () => {
+    const taxed = new StripeProvider({
+      secretKey: SECRET_KEY,
+      publishableKey: undefined,
+      webhookSecret: WEBHOOK_SECRET,
+      apiBase: fake.url,
+      automaticTax: true,
+    });
+    const { id } = await taxed.createSession({ ...newSessionInput(), shippingOptions: options });
+    expect(fake.requests.at(-1)!.form.get('automatic_tax[enabled]')).toBe('true');
+    const session = fake.sessions.get(id)!;
+    fake.pay(
+      id,
+      withShipping(session, 1, {
+        amount: 176,
+        breakdown: [
+          {
+            amount: 176,
+            rate: {
+              id: 'txr_1',
+              object: 'tax_rate',
+              display_name: 'Sales Tax',
+              percentage: 5.5,
+              state: 'WI',
+            },
+            taxability_reason: 'standard_rated',
+            taxable_amount: 3195,
+          },
+        ],
+      }),
+    );
+    expect(await taxed.retrieveSession(id)).toMatchObject({
+      paymentStatus: 'paid',
+      amountTotalCents: 1200 + 1995 + 176,
+      amountSubtotalCents: 1200,
+      shippingCents: 1995,
+      shippingMethodId: 'us-expedited',
+      taxCents: 176,
+      taxLines: [{ amountCents: 176, label: 'Sales Tax 5.5 % (WI)' }],
+    });
+  });
+});
 
 describe('StripeProvider.retrieveSession', () => {
   it('reads status, payment, amount, currency, payment intent, order and the shipping address', async () => {
@@ -138,6 +225,11 @@ describe('StripeProvider.retrieveSession', () => {
       status: 'open',
       paymentStatus: 'unpaid',
       amountTotalCents: 22537,
+      amountSubtotalCents: 22537,
+      shippingCents: 0,
+      shippingMethodId: null,
+      taxCents: 0,
+      taxLines: [],
       currency: 'usd',
       paymentIntentId: null,
       paymentIntentStatus: null,

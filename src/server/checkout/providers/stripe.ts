@@ -68,6 +68,14 @@ function oneOf<T extends string, F extends string>(
 export const idOf = (v: string | { id: string } | null | undefined) =>
   typeof v === 'string' ? v : (v?.id ?? null);
 
+/** 'Sales Tax 5.5 % (WI)': a tax rate in words, for the order and the mail. */
+function taxLabel(rate: Stripe.TaxRate | string): string {
+  if (typeof rate === 'string') return 'Tax';
+  const where = rate.state ?? rate.jurisdiction ?? rate.country;
+  const percent = Number.isFinite(rate.percentage) ? ` ${rate.percentage} %` : '';
+  return `${rate.display_name || 'Tax'}${percent}${where ? ` (${where})` : ''}`;
+}
+
 function toState(s: Stripe.Checkout.Session): SessionState {
   const details = s.collected_information?.shipping_details ?? null;
   const address = details?.address;
@@ -91,6 +99,13 @@ function toState(s: Stripe.Checkout.Session): SessionState {
     status: oneOf(s.status, ['complete', 'expired'] as const, 'open'),
     paymentStatus: oneOf(s.payment_status, ['paid', 'no_payment_required'] as const, 'unpaid'),
     amountTotalCents: s.amount_total,
+    amountSubtotalCents: s.amount_subtotal,
+    shippingCents: s.shipping_cost?.amount_subtotal ?? s.total_details?.amount_shipping ?? null,
+    shippingMethodId: shippingMethodOf(s),
+    taxCents: s.total_details?.amount_tax ?? null,
+    taxLines: (s.total_details?.breakdown?.taxes ?? [])
+      .filter((t) => t.amount > 0)
+      .map((t) => ({ amountCents: t.amount, label: taxLabel(t.rate) })),
     currency: s.currency,
     paymentIntentId: idOf(s.payment_intent),
     paymentIntentStatus: intent ? intent.status : null,
@@ -99,6 +114,18 @@ function toState(s: Stripe.Checkout.Session): SessionState {
     rawShipping: raw,
     orderId: Number.isInteger(orderId) && orderId > 0 ? orderId : null,
   };
+}
+
+/** The shop's method id of the rate chosen: its metadata (the rate is expanded when the session is read). */
+function shippingMethodOf(s: Stripe.Checkout.Session): string | null {
+  const rate = s.shipping_cost?.shipping_rate;
+  if (!rate) return null;
+  if (typeof rate === 'object') return rate.metadata?.methodId ?? null;
+  // Not expanded: find it among the options the session lists.
+  const option = s.shipping_options?.find((o) => idOf(o.shipping_rate) === rate);
+  return option && typeof option.shipping_rate === 'object'
+    ? (option.shipping_rate.metadata?.methodId ?? null)
+    : null;
 }
 
 /** A Stripe refund as the shop reads it (the API's answers and the refund.* events alike). */
@@ -129,9 +156,12 @@ export class StripeProvider implements PaymentProvider {
   readonly mode: PaymentMode;
   readonly stripe: Stripe;
 
+  private readonly automaticTax: boolean;
+
   constructor(settings: StripeSettings) {
     this.stripe = stripeClient(settings);
     this.mode = stripeMode(settings.secretKey);
+    this.automaticTax = settings.automaticTax;
   }
 
   async createSession(input: NewSession): Promise<CreatedSession> {
@@ -159,6 +189,8 @@ export class StripeProvider implements PaymentProvider {
             price_data: {
               currency: input.currency,
               unit_amount: l.amountCents,
+              // Prices are tax-exclusive (SPEC §9): Stripe Tax adds the tax on top.
+              tax_behavior: 'exclusive' as const,
               product_data: {
                 name: l.name,
                 description: l.description,
@@ -166,7 +198,27 @@ export class StripeProvider implements PaymentProvider {
               },
             },
           })),
-          shipping_address_collection: { allowed_countries: [...SHIPPING_COUNTRIES] },
+          shipping_address_collection: {
+            allowed_countries: input.shipTo ? [input.shipTo] : [...SHIPPING_COUNTRIES],
+          },
+          ...(input.shippingOptions.length > 0
+            ? {
+                shipping_options: input.shippingOptions.map((o) => ({
+                  shipping_rate_data: {
+                    type: 'fixed_amount' as const,
+                    display_name: o.name,
+                    fixed_amount: { amount: o.amountCents, currency: input.currency },
+                    tax_behavior: 'exclusive' as const,
+                    delivery_estimate: {
+                      minimum: { unit: 'business_day' as const, value: Math.max(1, o.minDays) },
+                      maximum: { unit: 'business_day' as const, value: Math.max(1, o.maxDays) },
+                    },
+                    metadata: { methodId: o.id },
+                  },
+                })),
+              }
+            : {}),
+          ...(this.automaticTax ? { automatic_tax: { enabled: true } } : {}),
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           expires_at: Math.floor(input.expiresAt.getTime() / 1000),
@@ -188,7 +240,11 @@ export class StripeProvider implements PaymentProvider {
 
   async retrieveSession(id: string): Promise<SessionState> {
     try {
-      return toState(await this.stripe.checkout.sessions.retrieve(id, { expand: ['payment_intent'] }));
+      return toState(
+        await this.stripe.checkout.sessions.retrieve(id, {
+          expand: ['payment_intent', 'shipping_cost.shipping_rate', 'total_details.breakdown'],
+        }),
+      );
     } catch (err) {
       if (isMissing(err)) throw new SessionNotFoundError(`Stripe does not know session ${id}.`);
       throw new PaymentProviderError(`Stripe did not answer for session ${id}: ${(err as Error).message}`);

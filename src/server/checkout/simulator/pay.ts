@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
+import { SHIPPING_COUNTRY_NAMES } from '../../../shared/address.ts';
 import { CARD_MSG, type simulatorPayRequest } from '../../../shared/checkout.ts';
+import type { ShipTo } from '../../../shared/shipping.ts';
 import type { Db } from '../../db/client.ts';
 import { simulatorSessions } from '../../db/schema.ts';
 import { isSimulatorSessionId, statusAt } from '../providers/simulator.ts';
@@ -32,6 +34,9 @@ export const PAY_MSG = {
   insufficient: 'Your card has insufficient funds. Try another card.',
   cvc: "Your card's security code is incorrect.",
   unknownTestCard: 'In test mode, use a test card such as 4242 4242 4242 4242.',
+  shippingOption: 'Choose one of the shipping methods offered.',
+  country: (name: string) =>
+    `This checkout ships to ${name} only. Go back to the cart to change where it ships.`,
 } as const;
 
 /** Stripe's test numbers this simulator knows: the ones that pay, and the ones refused with a reason. */
@@ -81,6 +86,18 @@ export async function paySimulatorSession(db: Db, id: string, input: PayRequest,
     const status = statusAt(row, now);
     if (status === 'complete') throw new PayRefusal(409, PAY_MSG.paid);
     if (status === 'expired') throw new PayRefusal(409, PAY_MSG.expired);
+    // As Stripe's page, the session offers only its country's addresses and its shipping methods.
+    if (row.shipTo && shipping.country !== row.shipTo) {
+      throw new PayRefusal(
+        400,
+        PAY_MSG.country(SHIPPING_COUNTRY_NAMES[row.shipTo as ShipTo] ?? row.shipTo),
+        'shipping.country',
+      );
+    }
+    const option = row.shippingOptions.find((o) => o.id === input.shippingOption);
+    if (row.shippingOptions.length > 0 && !option) {
+      throw new PayRefusal(400, PAY_MSG.shippingOption, 'shippingOption');
+    }
     const outcome = TEST_CARDS[card.number];
     if (!outcome) throw new PayRefusal(402, PAY_MSG.unknownTestCard, 'card.number');
     if (!outcome.pays) {
@@ -97,6 +114,13 @@ export async function paySimulatorSession(db: Db, id: string, input: PayRequest,
         status: 'complete',
         paymentStatus: 'paid',
         shipping,
+        ...(option
+          ? {
+              shippingOptionId: option.id,
+              amountShippingCents: option.amountCents,
+              amountTotalCents: (row.amountSubtotalCents ?? 0) + option.amountCents,
+            }
+          : {}),
         paymentIntentId: `pi_sim_${randomBytes(12).toString('base64url')}`,
         completedAt: now,
       })

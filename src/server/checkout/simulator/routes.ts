@@ -59,6 +59,15 @@ export async function simulatorRoutes(app: FastifyInstance, opts: { deps: Fulfil
       status: statusAt(row, ctx.now()),
       currency: row.currency,
       total: dollars(row.amountTotalCents),
+      subtotal: dollars(row.amountSubtotalCents ?? row.amountTotalCents),
+      shipTo: row.shipTo === 'CA' ? 'CA' : 'US',
+      shippingOptions: row.shippingOptions.map((o) => ({
+        id: o.id,
+        name: o.name,
+        amount: dollars(o.amountCents),
+        minDays: o.minDays,
+        maxDays: o.maxDays,
+      })),
       lines: row.lines.map((l) => ({
         name: l.name,
         description: l.description,

@@ -32,9 +32,9 @@ afterAll(() => t.close());
 
 let lines = 0;
 /** A fresh checkout of ann's model (a different quantity each time, so no session is reused). */
-async function newSession(): Promise<string> {
+async function newSession(shipTo?: 'US' | 'CA'): Promise<string> {
   lines++;
-  const res = await startCheckout(t, ann, [cartItem(model, { quantity: lines, color: 'green' })]);
+  const res = await startCheckout(t, ann, [cartItem(model, { quantity: lines, color: 'green' })], shipTo);
   expect(res.statusCode).toBe(200);
   return res.json().id;
 }
@@ -67,10 +67,34 @@ describe('GET /api/pay/simulator/:id', () => {
       shopName: 'Badger Print Co.',
       status: 'open',
       currency: 'usd',
-      total: 12,
+      // The items and the preselected method, US Standard: what the page shows first.
+      subtotal: 12,
+      total: 18.95,
+      shipTo: 'US',
       cancelUrl: expect.stringMatching(/^http:\/\/shop\.test\/payment-cancel\?order=\d+$/),
       successUrl: `http://shop.test/payment-success?session_id=${id}`,
     });
+    expect(body.shippingOptions).toEqual([
+      {
+        id: 'us-standard',
+        name: 'US Standard',
+        amount: 6.95,
+        minDays: expect.any(Number),
+        maxDays: expect.any(Number),
+      },
+      {
+        id: 'us-expedited',
+        name: 'US Expedited',
+        amount: 19.95,
+        minDays: expect.any(Number),
+        maxDays: expect.any(Number),
+      },
+    ]);
+    // Business days to arrival: printing (at least a day) and then the carrier's 3-5 or 1-2 days.
+    const [standard, expedited] = body.shippingOptions;
+    expect(standard.minDays).toBeGreaterThanOrEqual(4);
+    expect(standard.maxDays - standard.minDays).toBe(2);
+    expect(expedited.maxDays).toBeLessThan(standard.maxDays);
     expect(body.lines).toEqual([
       {
         name: 'part.stl',
@@ -143,7 +167,9 @@ describe('Pay', () => {
     expect(mail!.text).not.toContain('We received your payment');
     expect(mail!.text).toMatch(/Total \(test order, not charged\): \$\d+\.\d\d USD/);
     expect(mail!.text).toContain('Madison, WI 53703');
-    expect(mail!.text).toMatch(/by [A-Z][a-z]+ \d{1,2}, \d{4}/);
+    expect(mail!.text).toMatch(/Ships by [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}/);
+    expect(mail!.text).toMatch(/Shipping \(US Standard\): \$6\.95/);
+    expect(mail!.text).toMatch(/Expected to arrive [A-Z][a-z]{2} \d{1,2}/);
     expect(mail!.text).toContain('http://shop.test/orders');
     expect(mail!.html).toContain('Grace &lt;b&gt;Hopper&lt;/b&gt;');
     expect(mail!.html).toMatch(
@@ -224,8 +250,57 @@ describe('Pay', () => {
     expect(await orderOfSession(t, id)).toMatchObject({ id: order!.id, status: 'paid' });
   });
 
-  it('takes a Canadian address and stores its postal code printed', async () => {
+  it("takes only the cart's country, and only a shipping method offered", async () => {
     const id = await newSession();
+    const before = await snapshot(id);
+    const canada = await paySimulator(t, id, CARD, {
+      ...ADDRESS,
+      country: 'CA',
+      state: 'ON',
+      postalCode: 'K1A 0B1',
+    });
+    expect(canada.statusCode).toBe(400);
+    expect(canada.json()).toEqual({
+      error: 'This checkout ships to United States only. Go back to the cart to change where it ships.',
+      field: 'shipping.country',
+    });
+    for (const option of ['ca-standard', 'free', '']) {
+      const res = await paySimulator(t, id, CARD, ADDRESS, option);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        error: 'Choose one of the shipping methods offered.',
+        field: 'shippingOption',
+      });
+    }
+    expect(await snapshot(id)).toEqual(before);
+  });
+
+  it('charges the method chosen, and the order keeps it, its price, its dates and no tax', async () => {
+    const id = await newSession();
+    const res = await paySimulator(t, id, CARD, ADDRESS, 'us-expedited');
+    expect(res.statusCode).toBe(200);
+    const order = await orderOfSession(t, id);
+    expect(order).toMatchObject({
+      status: 'paid',
+      shippingMethod: 'US Expedited',
+      shippingCents: 1995,
+      shippingRate: {
+        id: 'us-expedited',
+        name: 'US Expedited',
+        priceCents: 1995,
+        transitDays: { min: 1, max: 2 },
+      },
+      taxCents: 0,
+      totalCents: order!.subtotalCents + 1995,
+      amountPaidCents: order!.subtotalCents + 1995,
+    });
+    expect(order!.shipBy).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(order!.arrivesFrom! > order!.shipBy!).toBe(true);
+    expect(order!.arrivesBy! >= order!.arrivesFrom!).toBe(true);
+  });
+
+  it('takes a Canadian address and stores its postal code printed', async () => {
+    const id = await newSession('CA');
     const res = await paySimulator(t, id, CARD, {
       ...ADDRESS,
       country: 'CA',

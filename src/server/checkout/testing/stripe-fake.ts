@@ -76,6 +76,65 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+type FakeRate = {
+  id: string;
+  object: 'shipping_rate';
+  display_name: string;
+  fixed_amount: { amount: number; currency: string };
+  metadata: Record<string, string>;
+  delivery_estimate: { minimum: { unit: string; value: number }; maximum: { unit: string; value: number } };
+};
+
+/** The shipping rates a session was made with (shipping_options[i][shipping_rate_data]). */
+function ratesOf(form: URLSearchParams): FakeRate[] {
+  const rates: FakeRate[] = [];
+  for (let i = 0; form.has(`shipping_options[${i}][shipping_rate_data][display_name]`); i++) {
+    const f = (k: string) => form.get(`shipping_options[${i}][shipping_rate_data][${k}]`) ?? '';
+    rates.push({
+      id: `shr_${randomBytes(8).toString('hex')}`,
+      object: 'shipping_rate',
+      display_name: f('display_name'),
+      fixed_amount: { amount: Number(f('fixed_amount][amount')), currency: f('fixed_amount][currency') },
+      metadata: { methodId: f('metadata][methodId') },
+      delivery_estimate: {
+        minimum: {
+          unit: f('delivery_estimate][minimum][unit'),
+          value: Number(f('delivery_estimate][minimum][value')),
+        },
+        maximum: {
+          unit: f('delivery_estimate][maximum][unit'),
+          value: Number(f('delivery_estimate][maximum][value')),
+        },
+      },
+    });
+  }
+  return rates;
+}
+
+/** The session's shipping and tax parts with rate `index` chosen and `tax` added, as Stripe recomputes them. */
+export function withShipping(
+  session: FakeSession,
+  index: number,
+  tax: { amount: number; breakdown?: unknown[] } = { amount: 0 },
+): Partial<FakeSession> {
+  const rates = (session.shipping_options as { shipping_rate: FakeRate }[]) ?? [];
+  const rate = rates[index]?.shipping_rate;
+  const shipping = rate?.fixed_amount.amount ?? 0;
+  const subtotal = session.amount_subtotal as number;
+  return {
+    amount_total: subtotal + shipping + tax.amount,
+    shipping_cost: rate
+      ? { amount_subtotal: shipping, amount_tax: 0, amount_total: shipping, shipping_rate: rate.id }
+      : null,
+    total_details: {
+      amount_discount: 0,
+      amount_shipping: shipping,
+      amount_tax: tax.amount,
+      breakdown: { discounts: [], taxes: tax.breakdown ?? [] },
+    },
+  };
+}
+
 function newSession(form: URLSearchParams): FakeSession {
   let total = 0;
   for (let i = 0; form.has(`line_items[${i}][quantity]`); i++) {
@@ -83,8 +142,9 @@ function newSession(form: URLSearchParams): FakeSession {
       Number(form.get(`line_items[${i}][price_data][unit_amount]`)) *
       Number(form.get(`line_items[${i}][quantity]`));
   }
+  const rates = ratesOf(form);
   const id = `cs_test_${randomBytes(12).toString('hex')}`;
-  return {
+  const session: FakeSession = {
     id,
     object: 'checkout.session',
     url: `https://checkout.stripe.test/c/pay/${id}`,
@@ -92,7 +152,11 @@ function newSession(form: URLSearchParams): FakeSession {
     status: 'open',
     payment_status: 'unpaid',
     amount_total: total,
+    amount_subtotal: total,
     currency: form.get('line_items[0][price_data][currency]') ?? 'usd',
+    shipping_options: rates.map((r) => ({ shipping_amount: r.fixed_amount.amount, shipping_rate: r })),
+    allowed_countries: form.getAll('shipping_address_collection[allowed_countries][0]'),
+    automatic_tax: { enabled: form.get('automatic_tax[enabled]') === 'true' },
     client_reference_id: form.get('client_reference_id'),
     metadata: { orderId: form.get('metadata[orderId]') },
     customer_email: form.get('customer_email'),
@@ -107,6 +171,8 @@ function newSession(form: URLSearchParams): FakeSession {
       orderId: form.get('payment_intent_data[metadata][orderId]'),
     },
   };
+  // Stripe preselects the first shipping option: the total starts with it.
+  return { ...session, ...withShipping(session, 0) } as FakeSession;
 }
 
 let serial = 0;
@@ -227,9 +293,28 @@ export async function startStripeFake(): Promise<StripeFake> {
       const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
       const pi = session.payment_intent as string | null;
       const expand = [...query].filter(([k]) => /^expand\[\d*\]$/.test(k)).map(([, v]) => v);
+      const cost = session.shipping_cost as { shipping_rate: string } | null | undefined;
+      const rates = (session.shipping_options as { shipping_rate: FakeRate }[] | undefined) ?? [];
+      const expanded: FakeSession = {
+        ...session,
+        ...(cost && expand.includes('shipping_cost.shipping_rate')
+          ? {
+              shipping_cost: {
+                ...cost,
+                shipping_rate:
+                  rates.find((r) => r.shipping_rate.id === cost.shipping_rate)?.shipping_rate ??
+                  cost.shipping_rate,
+              },
+            }
+          : {}),
+      };
+      if (!expand.includes('total_details.breakdown') && expanded.total_details) {
+        const { breakdown: _, ...details } = expanded.total_details as Record<string, unknown>;
+        expanded.total_details = details;
+      }
       if (pi && expand.includes('payment_intent')) {
         return send(200, {
-          ...session,
+          ...expanded,
           payment_intent: {
             id: pi,
             object: 'payment_intent',
@@ -238,7 +323,7 @@ export async function startStripeFake(): Promise<StripeFake> {
           },
         });
       }
-      return send(200, session);
+      return send(200, expanded);
     }
     if (req.method === 'POST' && path === '/v1/refunds') {
       if (fake.refundOutcome === 'refuse') {

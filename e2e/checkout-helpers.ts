@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { SimulatorSessionPayload } from '../src/shared/checkout.ts';
 import { expect, type Shop } from './fixtures.ts';
 import { type Customer, mailedLink, modelCard, unique, uploadModels } from './helpers.ts';
 
@@ -69,7 +70,7 @@ export async function modelInCartToSimulator(page: Page, dir: string, fileName: 
   await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
-  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.getByText('TEST MODE', { exact: true })).toBeVisible();
   return new URL(page.url()).pathname.split('/').pop()!;
 }
 
@@ -134,16 +135,22 @@ export async function apiCheckout(
   };
   const checkout = await request.post('/api/create-checkout-session.php', {
     headers,
-    data: { cartItems: [line] },
+    data: { cartItems: [line], shipTo: 'US' },
   });
   expect(checkout.status(), await checkout.text()).toBe(200);
   const { id: sessionId } = (await checkout.json()) as { id: string };
   if (!pay) return { sessionId };
+  // The hosted page's preselected shipping method (the first offered), as a customer paying leaves it.
+  const session = await request.get(`/api/pay/simulator/${sessionId}`);
+  expect(session.status(), await session.text()).toBe(200);
+  const { shippingOptions } = (await session.json()) as SimulatorSessionPayload;
+  expect(shippingOptions.length, 'the session offers shipping methods').toBeGreaterThan(0);
   const paid = await request.post(`/api/pay/simulator/${sessionId}/pay`, {
     headers,
     data: {
       card: { number: '4242424242424242', expiry: '12 / 39', cvc: '123' },
       shipping: WISCONSIN,
+      shippingOption: shippingOptions[0]!.id,
     },
   });
   expect(paid.status(), await paid.text()).toBe(200);

@@ -62,7 +62,7 @@ async function cubeInCartToSimulator(page: Page) {
   const cart = await storedCart(page);
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
-  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.getByText('TEST MODE', { exact: true })).toBeVisible();
   return cart;
 }
 
@@ -118,7 +118,16 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   expect(priced(quote.lines[1]).discountPercent).toBe(5);
   await expect(solidLine.getByTestId('discount')).toHaveText('Includes a 5% quantity discount.');
   await expect(cubeLine.getByTestId('discount')).toHaveCount(0);
-  await expect(page.getByTestId('cart-total')).toHaveText(money(quote.total));
+  // The items' subtotal, the preselected (first) shipping method, and their sum: what the hosted page starts
+  // with (the simulator charges no tax).
+  const firstMethod = quote.shipping?.options[0];
+  expect(firstMethod?.name).toBe('US Standard');
+  const due = (Math.round(quote.total * 100) + (firstMethod?.priceCents ?? 0)) / 100;
+  await expect(page.getByTestId('cart-items')).toHaveText(money(quote.total));
+  await expect(page.getByTestId('cart-shipping')).toHaveText(
+    firstMethod?.priceCents ? money(firstMethod.priceCents / 100) : 'Free',
+  );
+  await expect(page.getByTestId('cart-total')).toHaveText(money(due));
   expect(
     (await storedCart(page)).map((i) => [i.quantity, i.cost]),
     'the stored cost is the server unit price',
@@ -136,19 +145,21 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
     lineTotal: priced(quote.lines[1]).lineTotal,
   });
 
-  // The hosted page: test mode, the shop, the lines and the same total.
+  // The hosted page: test mode, the shop, the lines, the same subtotal and the same total with shipping.
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
-  await expect(page.getByText('TEST MODE')).toBeVisible();
+  await expect(page.getByText('TEST MODE', { exact: true })).toBeVisible();
   await expect(page.locator('.sim-shop')).toHaveText('Badger Print Co.');
-  await expect(page.getByTestId('sim-total')).toHaveText(`${money(quote.total)} USD`);
+  await expect(page.getByTestId('sim-subtotal')).toHaveText(money(quote.total));
+  await expect(page.getByTestId('sim-total')).toHaveText(`${money(due)} USD`);
+  await expect(page.getByTestId('sim-total-due')).toHaveText(`${money(due)} USD`);
   const simLines = page.getByRole('list', { name: 'Order summary' }).getByRole('listitem');
   await expect(simLines).toHaveCount(3);
   await expect(page.getByRole('banner')).toHaveCount(0);
   await expectAccessible(page);
 
   // Every field is checked before anything is sent.
-  await page.getByRole('button', { name: `Pay ${money(quote.total)}` }).click();
+  await page.getByRole('button', { name: `Pay ${money(due)}` }).click();
   await expect(page.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Full name')).toBeFocused();
   await expect(page.getByText('Enter the name of the person we ship to.')).toBeVisible();
@@ -158,7 +169,7 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
 
   await fillPayment(page, '4242 4242 4242 4242');
   await expect(page.locator('[aria-invalid="true"]')).toHaveCount(0);
-  await page.getByRole('button', { name: `Pay ${money(quote.total)}` }).click();
+  await page.getByRole('button', { name: `Pay ${money(due)}` }).click();
 
   // Paid: the success page, the order's state, an empty cart.
   await expect(page).toHaveURL(/\/payment-success\?session_id=cs_sim_/);
@@ -176,7 +187,8 @@ test('a new customer fills a cart, pays on the simulator and finds the paid orde
   await nav(page).getByRole('link', { name: 'My Orders' }).click();
   const order = page.locator('.order-card').filter({ hasText: `Order #${orderId}` });
   await expect(order.locator('.status-badge')).toHaveText('Paid / Processing');
-  await expect(order.getByText(`${money(quote.total)} USD`)).toBeVisible();
+  await expect(order.getByText(`${money(due)} USD`)).toBeVisible();
+  await expect(order.getByTestId('subtotal')).toHaveText(money(quote.total));
   await expect(order.locator('address')).toContainText('Ada Lovelace');
   await expect(order.locator('address')).toContainText('1 Capitol Square');
   await expect(order.locator('address')).toContainText('Madison, WI 53703');

@@ -101,7 +101,10 @@ export async function uploadAndScale(t: TestApp, fileName: string) {
 }
 
 export async function makeOrder(t: TestApp, userId: number, modelId: string) {
-  const [order] = await t.database.db.insert(orders).values({ userId, totalCents: 1200, subtotalCents: 1200 }).returning();
+  const [order] = await t.database.db
+    .insert(orders)
+    .values({ userId, totalCents: 1200, subtotalCents: 1200 })
+    .returning();
   await t.database.db.insert(orderItems).values({
     orderId: order!.id,
     modelId,

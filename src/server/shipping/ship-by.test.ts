@@ -9,6 +9,7 @@ import {
   productionStart,
   SHOP_TIME_ZONE,
   shipByFor,
+  shopDate,
 } from './ship-by.ts';
 
 // Instants are written with Chicago's offset of the day: -06:00 in standard time (CST), -05:00 in
@@ -312,5 +313,12 @@ describe('businessDaysUntil', () => {
 
   it('refuses a malformed day', () => {
     expect(() => businessDaysUntil(at('2026-03-09T10:00:00Z'), 'soon', cal)).toThrow(RangeError);
+  });
+});
+
+describe('shopDate', () => {
+  it("uses the shop's date, not UTC: 02:00 UTC on a Saturday is still Friday evening in Madison", () => {
+    expect(shopDate(new Date('2026-11-28T02:00:00Z'))).toBe('2026-11-27');
+    expect(shopDate(new Date('2026-11-28T06:00:00Z'))).toBe('2026-11-28');
   });
 });

@@ -10,6 +10,16 @@ export const SHOP_TIME_ZONE = DEFAULT_PRODUCTION.timeZone;
 /** However long the queue, no order is promised later than this (about a year and a half). */
 export const MAX_LEAD_WORKING_DAYS = 400;
 
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone (the shop's by default): the admin's days. */
+export function shopDate(at: Date, timeZone = SHOP_TIME_ZONE): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
+
 /**
  * The shop day production of an order paid at `now` starts: the shop's date when that is a working day
  * and the shop-local time is before the cut-off, else the next working day.

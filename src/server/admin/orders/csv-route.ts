@@ -4,7 +4,7 @@ import { adminOrdersQuery } from '../../../shared/admin.ts';
 import { API } from '../../../shared/api.ts';
 import { requireAdmin } from '../../auth/session-plugin.ts';
 import { methodNotAllowed, parseBody } from '../../http/route-helpers.ts';
-import { shopDate } from '../../orders/ship-by.ts';
+import { shopDate } from '../../shipping/ship-by.ts';
 import type { AdminRouteOptions } from './answer.ts';
 import { scopeCondition } from './order-filter.ts';
 import { ordersCsv } from './orders-csv.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../auth/testing.ts';
 import { orderItems, orders } from '../../db/schema.ts';
-import { shopDate } from '../../orders/ship-by.ts';
+import { shopDate } from '../../shipping/ship-by.ts';
 import { buildTestApp, type TestApp } from '../../testing/test-app.ts';
 import { CSV_HEADER, CSV_PAGE } from './orders-csv.ts';
 import { adminGet, insertOrder, makeAdmin } from './testing.ts';
@@ -165,7 +165,15 @@ describe('GET /api/admin/orders.csv', () => {
     const many = CSV_PAGE * 2 + 7;
     const made = await t.database.db
       .insert(orders)
-      .values(Array.from({ length: many }, () => ({ userId, totalCents: 1200, subtotalCents: 1200, status: 'queued', createdAt })))
+      .values(
+        Array.from({ length: many }, () => ({
+          userId,
+          totalCents: 1200,
+          subtotalCents: 1200,
+          status: 'queued',
+          createdAt,
+        })),
+      )
       .returning({ id: orders.id });
     await t.database.db.insert(orderItems).values(
       made.map((o) => ({

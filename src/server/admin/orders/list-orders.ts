@@ -4,7 +4,7 @@ import { ORDER_STATUSES } from '../../../shared/catalog.ts';
 import type { Db } from '../../db/client.ts';
 import { orderFlags, orderItems, orders, users } from '../../db/schema.ts';
 import { isTestOrder } from '../../orders/order-mails.ts';
-import { shopDate } from '../../orders/ship-by.ts';
+import { shopDate } from '../../shipping/ship-by.ts';
 import { filterCondition, hasOpenFlag, type OrdersFilter, scopeCondition } from './order-filter.ts';
 
 // GET /api/admin/orders: the board. Two queries whatever the page holds: the tab counts (one grouped

@@ -1,5 +1,5 @@
-import { SHOP_TIME_ZONE } from '../../orders/ship-by.ts';
 import { HttpError } from '../../plugins/error-handler.ts';
+import { SHOP_TIME_ZONE } from '../../shipping/ship-by.ts';
 
 // The board's date range is in shop days (America/Chicago, like the ship-by date): `from` and `to` are
 // both included, so a range is [start of `from`, start of the day after `to`) as instants.

@@ -4,7 +4,12 @@ import { forgetShopInfo, loadShopInfo, methodWords, readShopInfo, transitWords }
 
 // GET /api/shop, asked once and read without a schema library; and the words the FAQ makes of it.
 
-const info: ShopInfoPayload = { testMode: true, tax: 'test', shipping: DEFAULT_SHIPPING };
+const info: ShopInfoPayload = {
+  testMode: true,
+  paymentMode: 'simulator',
+  tax: 'test',
+  shipping: DEFAULT_SHIPPING,
+};
 
 beforeEach(() => forgetShopInfo());
 afterEach(() => vi.unstubAllGlobals());

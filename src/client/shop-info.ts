@@ -36,6 +36,8 @@ function readMethods(v: unknown): ShippingMethod[] | null {
   return list.some((m) => m === null) ? null : (list as ShippingMethod[]);
 }
 
+const PAYMENT_MODES = ['simulator', 'stripe-test', 'stripe-live'] as const;
+
 /** A light check of the answer (no schema library in the pages' chunks); null when it is unreadable. */
 export function readShopInfo(data: unknown): ShopInfoPayload | null {
   if (!data || typeof data !== 'object') return null;
@@ -46,7 +48,9 @@ export function readShopInfo(data: unknown): ShopInfoPayload | null {
   const CA = readMethods(shipping.CA);
   if (typeof r.testMode !== 'boolean' || !tax || !US || !CA) return null;
   const settings: ShippingSettings = { US, CA };
-  return { testMode: r.testMode, tax, shipping: settings };
+  const paymentMode =
+    PAYMENT_MODES.find((m) => m === r.paymentMode) ?? (r.testMode ? 'simulator' : 'stripe-test');
+  return { testMode: r.testMode, paymentMode, tax, shipping: settings };
 }
 
 async function fetchShopInfo(): Promise<ShopInfoPayload | null> {

@@ -120,6 +120,8 @@ export const TAX_WORDS: Record<TaxMode, string> = {
 /** GET /api/shop: what every page may say about the shop's checkout (public, no secrets). */
 export const shopInfoPayload = z.object({
   testMode: z.boolean(),
+  /** Which payment mode runs: the TEST simulator, Stripe's test mode, or Stripe live (real money). */
+  paymentMode: z.enum(['simulator', 'stripe-test', 'stripe-live']),
   tax: z.enum(TAX_MODES),
   shipping: shippingSettings,
 });

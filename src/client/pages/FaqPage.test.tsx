@@ -61,7 +61,12 @@ afterEach(() => {
 
 describe('FaqPage', () => {
   it("says what happens to taxes and lists each country's shipping methods", async () => {
-    const info: ShopInfoPayload = { testMode: false, tax: 'automatic', shipping: DEFAULT_SHIPPING };
+    const info: ShopInfoPayload = {
+      testMode: false,
+      paymentMode: 'stripe-live',
+      tax: 'automatic',
+      shipping: DEFAULT_SHIPPING,
+    };
     answer = () => Promise.resolve(Response.json(info));
     await mount();
     await until(() => !!byTestId('faq-shipping'), 'the shop info');
@@ -84,7 +89,9 @@ describe('FaqPage', () => {
 
   it('says no tax is charged in test mode', async () => {
     answer = () =>
-      Promise.resolve(Response.json({ testMode: true, tax: 'test', shipping: DEFAULT_SHIPPING }));
+      Promise.resolve(
+        Response.json({ testMode: true, paymentMode: 'simulator', tax: 'test', shipping: DEFAULT_SHIPPING }),
+      );
     await mount();
     await until(() => !!byTestId('faq-tax'), 'the shop info');
     expect(byTestId('faq-tax')?.textContent).toBe(` ${TAX_WORDS.test}`);

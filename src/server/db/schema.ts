@@ -32,6 +32,8 @@ export const users = pgTable(
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** The account's Stripe Customer, so Stripe Checkout can prefill the name, address and card. */
     stripeCustomerId: text('stripe_customer_id'),
+    /** Staff disabled the account: it cannot log in, its sessions ended (null: enabled). */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -437,15 +439,56 @@ export const savedCarts = pgTable('saved_carts', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const contactMessages = pgTable('contact_messages', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email').notNull(),
-  message: text('message').notNull(),
-  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-  handledAt: timestamp('handled_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    message: text('message').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    /** The admin who marked it handled. */
+    handledBy: integer('handled_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_handled_idx').on(t.handledAt, t.createdAt)],
+);
+
+/**
+ * Every change to the shop's settings (pricing, shipping, production...): who, when, which key, the value
+ * before and after. Written in the same transaction as the change.
+ */
+export const settingsHistory = pgTable(
+  'settings_history',
+  {
+    id: serial('id').primaryKey(),
+    /** The settings group ('pricing', 'shipping', 'production', 'shop') and the key within it. */
+    section: text('section').notNull(),
+    key: text('key').notNull(),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    changedBy: integer('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('settings_history_changed_idx').on(t.changedAt)],
+);
+
+/** What staff did to an account (verified, verification resent, admin granted or revoked, disabled, enabled). */
+export const accountEvents = pgTable(
+  'account_events',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    action: text('action').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_events_user_idx').on(t.userId, t.createdAt)],
+);
 
 export type OutboxMail = { to: string; subject: string; text: string; html: string; replyTo?: string };
 
@@ -477,6 +520,8 @@ export const settings = pgTable('settings', {
   shipping: jsonb('shipping').$type<Record<string, unknown>>().notNull().default({}),
   /** Production capacity: printers, hours, working days, cut-off, holidays (src/server/shipping). */
   production: jsonb('production').$type<Record<string, unknown>>().notNull().default({}),
+  /** The shop's own settings over the environment's defaults: build volume, upload retention. */
+  shop: jsonb('shop').$type<Record<string, unknown>>().notNull().default({}),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   updatedBy: integer('updated_by').references(() => users.id),
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API } from '../../shared/api.ts';
 import type { ShopInfoPayload } from '../../shared/shipping.ts';
+import { stripeMode } from '../checkout/providers/stripe.ts';
 import type { AppContext } from '../context.ts';
 import { methodNotAllowed } from '../http/route-helpers.ts';
 import { loadShippingSettings } from './settings-repository.ts';
@@ -15,6 +16,7 @@ export async function shopInfoRoute(app: FastifyInstance, opts: { ctx: AppContex
   app.get(API.shopInfo.path, async (_req, reply) => {
     const payload: ShopInfoPayload = {
       testMode: ctx.config.paymentProvider !== 'stripe',
+      paymentMode: ctx.config.stripe ? stripeMode(ctx.config.stripe.secretKey) : 'simulator',
       tax: taxModeOf(ctx.config),
       shipping: await loadShippingSettings(ctx.db),
     };

@@ -171,6 +171,10 @@ export const API = {
     body: productionStartRequest,
     response: productionStartPayload,
   }),
+  // Admin: settings (pricing, shipping, production, history)
+  // Admin: customers
+  // Admin: messages
+  // Admin: dashboard
 } as const;
 
 export type ApiRoutes = typeof API;

@@ -2,13 +2,19 @@ import { lazy, Suspense } from 'react';
 import { Link, Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
 import { useSession } from '../session/SessionProvider.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+import CustomerPage from './customers/CustomerPage.tsx';
+import CustomersPage from './customers/CustomersPage.tsx';
+import MessagesPage from './messages/MessagesPage.tsx';
 import OrderDetailPage from './OrderDetailPage.tsx';
 import OrdersBoard from './OrdersBoard.tsx';
+import { PaymentModeBadge } from './PaymentModeBadge.tsx';
 import ProductionPage from './ProductionPage.tsx';
+import SettingsPage from './settings/SettingsPage.tsx';
 import './admin.css';
 
-// The job tickets carry the QR code library: their own chunk, loaded when printed.
+// The job tickets carry the QR code library, the dashboard its charts: their own chunks, loaded when opened.
 const TicketsPage = lazy(() => import('./TicketsPage.tsx'));
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage.tsx'));
 
 function Refused({ username }: { username: string | null }) {
   useDocumentTitle('Admin Panel');
@@ -50,13 +56,38 @@ export default function AdminPage() {
           <li>
             <NavLink to="/admin/production">Production sheet</NavLink>
           </li>
+          <li>
+            <NavLink to="/admin/customers">Customers</NavLink>
+          </li>
+          <li>
+            <NavLink to="/admin/messages">Messages</NavLink>
+          </li>
+          <li>
+            <NavLink to="/admin/settings">Settings</NavLink>
+          </li>
+          <li>
+            <NavLink to="/admin/dashboard">Dashboard</NavLink>
+          </li>
         </ul>
+        <PaymentModeBadge />
       </nav>
       <Routes>
         <Route index element={<OrdersBoard />} />
         <Route path="orders" element={<OrdersBoard />} />
         <Route path="orders/:id" element={<OrderDetailPage />} />
         <Route path="production" element={<ProductionPage />} />
+        <Route path="customers" element={<CustomersPage />} />
+        <Route path="customers/:id" element={<CustomerPage />} />
+        <Route path="messages" element={<MessagesPage />} />
+        <Route path="settings/*" element={<SettingsPage />} />
+        <Route
+          path="dashboard"
+          element={
+            <Suspense fallback={<p className="loading">Loading the dashboard…</p>}>
+              <DashboardPage />
+            </Suspense>
+          }
+        />
         <Route
           path="tickets"
           element={

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { NO_STORE } from '../http/route-helpers.ts';
 import type { RefundDeps } from '../orders/refunds.ts';
+import { customerRoutes } from './customers/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { messageRoutes } from './messages/routes.ts';
 import { csvRoute } from './orders/csv-route.ts';
 import { flagRoute } from './orders/flag-route.ts';
 import { itemRoutes } from './orders/item-routes.ts';
@@ -10,6 +13,7 @@ import { noteRoute } from './orders/note-route.ts';
 import { productionRoutes } from './orders/production-routes.ts';
 import { refundRoute } from './orders/refund-route.ts';
 import { statusRoute } from './orders/status-route.ts';
+import { settingsRoutes } from './settings/routes.ts';
 
 // The back office's API (docs/api.md "Admin"). Every route says `preHandler: requireAdmin` itself (401
 // logged out, 403 and a warn line otherwise); the global origin check covers their state changes. Nothing an
@@ -29,4 +33,8 @@ export async function adminPlugin(app: FastifyInstance, opts: AdminPluginOptions
   await app.register(flagRoute, opts);
   await app.register(itemRoutes, opts);
   await app.register(productionRoutes, opts);
+  await app.register(settingsRoutes, opts);
+  await app.register(customerRoutes, opts);
+  await app.register(messageRoutes, opts);
+  await app.register(dashboardRoutes, opts);
 }

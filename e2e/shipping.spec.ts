@@ -58,7 +58,7 @@ async function expectCartShipping(
     await expect(offer.locator('.ship-method-name')).toHaveText(m.name);
     await expect(offer.locator('.ship-method-price')).toHaveText(m.price);
     await expect(offer.locator('.ship-method-dates')).toHaveText(
-      new RegExp(`^${m.transit} business days · arrives [A-Z][a-z]{2} \\d`),
+      new RegExp(`^${m.transit} business days in transit · arrives [A-Z][a-z]{2} \\d`),
     );
   }
   const first = shipping.options[0]!;
@@ -168,8 +168,8 @@ test('shipped to Canada: the Canadian methods in the cart and on the simulator, 
   const caExpedited = shippingGroup(page).getByRole('radio', { name: /^Canada Expedited / });
   await expect(caStandard).toBeChecked();
   await expect(shippingGroup(page).locator('.sim-ship-option')).toHaveText([
-    /^Canada Standard \d+(–\d+)? business days \$14\.95$/,
-    /^Canada Expedited \d+(–\d+)? business days \$34\.95$/,
+    /^Canada Standard Arrives in \d+(–\d+)? business days \$14\.95$/,
+    /^Canada Expedited Arrives in \d+(–\d+)? business days \$34\.95$/,
   ]);
   await expect(shippingGroup(page)).not.toContainText('US ');
   const country = page.getByLabel('Country');
@@ -247,8 +247,8 @@ test('shipped to the United States: the simulator offers the US methods, and the
   await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
   await expect(page).toHaveURL(/\/pay\/simulator\/cs_sim_[\w-]+$/);
   await expect(shippingGroup(page).locator('.sim-ship-option')).toHaveText([
-    /^US Standard \d+(–\d+)? business days \$6\.95$/,
-    /^US Expedited \d+(–\d+)? business days \$19\.95$/,
+    /^US Standard Arrives in \d+(–\d+)? business days \$6\.95$/,
+    /^US Expedited Arrives in \d+(–\d+)? business days \$19\.95$/,
   ]);
   await expect(shippingGroup(page)).not.toContainText('Canada');
   await expect(page.getByLabel('Country')).toHaveValue('US');

@@ -345,10 +345,10 @@ describe('CartSection', () => {
       [
         'US Standard',
         '$6.95',
-        '3-5 business days · arrives Dec 4-8',
+        '3-5 business days in transit · arrives Dec 4-8',
         'Free US Standard from $75.00 — add $30.08 more',
       ],
-      ['US Expedited', '$19.95', '1-2 business days · arrives Dec 2-3'],
+      ['US Expedited', '$19.95', '1-2 business days in transit · arrives Dec 2-3'],
     ]);
     expect(byTestId(container, 'delivery')).toBe(
       'Order today, ships by Tue, Dec 1; arrives Dec 4-8 with US Standard',
@@ -374,7 +374,7 @@ describe('CartSection', () => {
     expect(methods()[0]).toEqual([
       'US Standard',
       'Free instead of $6.95',
-      '3-5 business days · arrives Dec 4-8',
+      '3-5 business days in transit · arrives Dec 4-8',
     ]);
     expect(summary().querySelector('.ship-method s')?.textContent).toBe('instead of $6.95');
     expect(byTestId(container, 'cart-shipping')).toBe('Free');

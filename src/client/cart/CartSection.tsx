@@ -93,26 +93,31 @@ export default function CartSection() {
         className="cart-summary card"
         data-state={pricing.pending ? 'pending' : pricing.error ? 'failed' : 'quoted'}
       >
-        <ShipToSelect value={shipTo} onChange={chooseShipTo} />
-        <ShippingOffers shipping={pricing.shipping} itemsTotal={pricing.total} unpriced={unpriced} />
-        <CartTotals
-          itemsTotal={pricing.total}
-          shipping={pricing.shipping}
-          tax={pricing.tax}
-          unpriced={unpriced}
-        />
-        <p className="hint" role="status">
-          {pricing.pending ? 'Updating the prices…' : pricing.error || cartHint(pricing.tax)}
-        </p>
-        {pricing.blocked && <Alert kind="error">{CART_BLOCKED}</Alert>}
-        <button
-          type="button"
-          className="button button-primary button-large"
-          disabled={busy || pricing.blocked}
-          onClick={checkout}
-        >
-          {busy ? 'Starting checkout…' : 'Proceed to Checkout'}
-        </button>
+        {/* Where and how it ships beside what it costs; one column on a phone. */}
+        <div className="cart-summary-ship">
+          <ShipToSelect value={shipTo} onChange={chooseShipTo} />
+          <ShippingOffers shipping={pricing.shipping} itemsTotal={pricing.total} unpriced={unpriced} />
+        </div>
+        <div className="cart-summary-pay">
+          <CartTotals
+            itemsTotal={pricing.total}
+            shipping={pricing.shipping}
+            tax={pricing.tax}
+            unpriced={unpriced}
+          />
+          <p className="hint" role="status">
+            {pricing.pending ? 'Updating the prices…' : pricing.error || cartHint(pricing.tax)}
+          </p>
+          {pricing.blocked && <Alert kind="error">{CART_BLOCKED}</Alert>}
+          <button
+            type="button"
+            className="button button-primary button-large"
+            disabled={busy || pricing.blocked}
+            onClick={checkout}
+          >
+            {busy ? 'Starting checkout…' : 'Proceed to Checkout'}
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -97,7 +97,8 @@ export function ShippingOffers({
                 <OfferPrice offer={o} />
               </span>
               <span className="ship-method-dates">
-                {transitWords(o.transitDays)} · arrives {formatDayRange(o.arrivesFrom, o.arrivesBy)}
+                {transitWords(o.transitDays)} in transit · arrives{' '}
+                {formatDayRange(o.arrivesFrom, o.arrivesBy)}
               </span>
               {hint && <span className="ship-method-free">{hint}</span>}
             </li>

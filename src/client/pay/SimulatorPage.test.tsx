@@ -341,7 +341,10 @@ describe('shipping methods, the country and tax', () => {
     );
     expect(group).toBeTruthy();
     const labels = [...(group?.querySelectorAll('label') ?? [])].map((l) => l.textContent);
-    expect(labels).toEqual(['US Standard 6–8 business days Free', 'US Expedited 4 business days $19.95']);
+    expect(labels).toEqual([
+      'US Standard Arrives in 6–8 business days Free',
+      'US Expedited Arrives in 4 business days $19.95',
+    ]);
     expect(method('US Standard').checked).toBe(true);
     expect(method('US Expedited').checked).toBe(false);
     expect(method('US Standard').name).toBe(method('US Expedited').name);
@@ -422,8 +425,8 @@ describe('shipping methods, the country and tax', () => {
 
     const labels = [...container.querySelectorAll('.sim-ship-option')].map((l) => l.textContent);
     expect(labels).toEqual([
-      'Canada Standard 8–11 business days $14.95',
-      'Canada Expedited 5–7 business days $34.95',
+      'Canada Standard Arrives in 8–11 business days $14.95',
+      'Canada Expedited Arrives in 5–7 business days $34.95',
     ]);
     expect(container.querySelector('[data-testid="sim-subtotal"]')?.textContent).toBe('$100.00');
     await choose('Canada Expedited');

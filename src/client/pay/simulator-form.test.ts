@@ -123,9 +123,9 @@ describe('formatting as typed', () => {
 
 describe('the shipping choice (as Stripe Checkout shows it)', () => {
   it('words the delivery estimate in business days', () => {
-    expect(businessDaysText(3, 5)).toBe('3–5 business days');
-    expect(businessDaysText(2, 2)).toBe('2 business days');
-    expect(businessDaysText(1, 1)).toBe('1 business day');
+    expect(businessDaysText(3, 5)).toBe('Arrives in 3–5 business days');
+    expect(businessDaysText(2, 2)).toBe('Arrives in 2 business days');
+    expect(businessDaysText(1, 1)).toBe('Arrives in 1 business day');
   });
 
   it('chooses the method by id, else the first; none when none is offered', () => {

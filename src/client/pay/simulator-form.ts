@@ -153,8 +153,9 @@ export function formatExpiry(text: string): string {
 
 /** A method's delivery estimate as Stripe Checkout words it: '3–5 business days', '2 business days'. */
 export function businessDaysText(minDays: number, maxDays: number): string {
-  if (minDays === maxDays) return `${minDays} business ${minDays === 1 ? 'day' : 'days'}`;
-  return `${minDays}–${maxDays} business days`;
+  // Printing included: the cart's "in transit" days are the carrier's part of this.
+  if (minDays === maxDays) return `Arrives in ${minDays} business ${minDays === 1 ? 'day' : 'days'}`;
+  return `Arrives in ${minDays}–${maxDays} business days`;
 }
 
 /** The chosen method: the one with this id, else the first (preselected); undefined when none is offered. */

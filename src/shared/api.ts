@@ -20,6 +20,26 @@ import {
   productionStartPayload,
   productionStartRequest,
 } from './admin.ts';
+import {
+  adminCustomerChanged,
+  adminCustomerDetail,
+  adminCustomerList,
+  adminSwitchRequest,
+  adminVerifyRequest,
+} from './admin-customers.ts';
+import { adminDashboard } from './admin-dashboard.ts';
+import { adminMessageChanged, adminMessageHandledRequest, adminMessageList } from './admin-messages.ts';
+import {
+  adminPricingPayload,
+  adminPricingPreviewPayload,
+  adminPricingPreviewRequest,
+  adminPricingSaveRequest,
+  adminProductionPayload,
+  adminProductionSaveRequest,
+  adminSettingsHistoryPayload,
+  adminShippingPayload,
+  adminShippingSaveRequest,
+} from './admin-settings.ts';
 import { cartItem, cartItems } from './cart.ts';
 import {
   cartQuotePayload,
@@ -172,9 +192,57 @@ export const API = {
     response: productionStartPayload,
   }),
   // Admin: settings (pricing, shipping, production, history)
+  adminSettingsPricing: route('GET', '/api/admin/settings/pricing', { response: adminPricingPayload }),
+  adminSettingsPricingSave: route('PUT', '/api/admin/settings/pricing', {
+    body: adminPricingSaveRequest,
+    response: adminPricingPayload,
+  }),
+  adminSettingsPricingPreview: route('POST', '/api/admin/settings/pricing/preview', {
+    body: adminPricingPreviewRequest,
+    response: adminPricingPreviewPayload,
+  }),
+  adminSettingsShipping: route('GET', '/api/admin/settings/shipping', { response: adminShippingPayload }),
+  adminSettingsShippingSave: route('PUT', '/api/admin/settings/shipping', {
+    body: adminShippingSaveRequest,
+    response: adminShippingPayload,
+  }),
+  adminSettingsProduction: route('GET', '/api/admin/settings/production', {
+    response: adminProductionPayload,
+  }),
+  adminSettingsProductionSave: route('PUT', '/api/admin/settings/production', {
+    body: adminProductionSaveRequest,
+    response: adminProductionPayload,
+  }),
+  adminSettingsHistory: route('GET', '/api/admin/settings/history', {
+    response: adminSettingsHistoryPayload,
+  }),
   // Admin: customers
+  adminCustomers: route('GET', '/api/admin/customers', { response: adminCustomerList }),
+  adminCustomer: route('GET', '/api/admin/customers/:id', { response: adminCustomerDetail }),
+  adminCustomerVerify: route('POST', '/api/admin/customers/:id/verify', {
+    body: adminVerifyRequest,
+    response: adminCustomerChanged,
+  }),
+  adminCustomerResend: route('POST', '/api/admin/customers/:id/resend-verification', {
+    body: z.object({}),
+    response: adminCustomerChanged,
+  }),
+  adminCustomerAdmin: route('POST', '/api/admin/customers/:id/admin', {
+    body: adminSwitchRequest,
+    response: adminCustomerChanged,
+  }),
+  adminCustomerDisable: route('POST', '/api/admin/customers/:id/disable', {
+    body: adminSwitchRequest,
+    response: adminCustomerChanged,
+  }),
   // Admin: messages
+  adminMessages: route('GET', '/api/admin/messages', { response: adminMessageList }),
+  adminMessageHandled: route('POST', '/api/admin/messages/:id/handled', {
+    body: adminMessageHandledRequest,
+    response: adminMessageChanged,
+  }),
   // Admin: dashboard
+  adminDashboard: route('GET', '/api/admin/dashboard', { response: adminDashboard }),
 } as const;
 
 export type ApiRoutes = typeof API;

@@ -4,6 +4,7 @@ import { useSession } from '../session/SessionProvider.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import CustomerPage from './customers/CustomerPage.tsx';
 import CustomersPage from './customers/CustomersPage.tsx';
+import { MessagesMenuLink } from './messages/MessagesMenuLink.tsx';
 import MessagesPage from './messages/MessagesPage.tsx';
 import OrderDetailPage from './OrderDetailPage.tsx';
 import OrdersBoard from './OrdersBoard.tsx';
@@ -60,7 +61,7 @@ export default function AdminPage() {
             <NavLink to="/admin/customers">Customers</NavLink>
           </li>
           <li>
-            <NavLink to="/admin/messages">Messages</NavLink>
+            <MessagesMenuLink />
           </li>
           <li>
             <NavLink to="/admin/settings">Settings</NavLink>

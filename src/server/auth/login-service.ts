@@ -11,7 +11,8 @@ export type LoginSource = { bucket: string; trustedDevice(userId: number): Promi
 
 /**
  * Checks a username (or email) and password. Unknown user and wrong password are the same 401, and take
- * the same time (a dummy hash is verified). The right password for an unverified account is a 403. Too
+ * the same time (a dummy hash is verified). The right password for a disabled account is a 403 saying so
+ * (staff disabled it: the back office's customers), and for an unverified one a 403 too. Too
  * many failures from this client for this name, or from all clients without a device cookie together, is
  * a 429 with Retry-After until the window passes (LoginThrottle); an attempt counts from its start, so more
  * than that many at once from one client get 429 even with the right password.
@@ -35,6 +36,11 @@ export async function authenticate(
     ? await verifyPassword(user.passwordHash, input.password)
     : await verifyDummyPassword(input.password);
   if (!user || !ok) throw new HttpError(401, MSG.loginInvalid);
+  if (user.disabledAt) {
+    // Only the account's own password learns it is disabled; nothing is unlocked by it.
+    await throttle.forgive(ticket);
+    throw new HttpError(403, MSG.accountDisabled);
+  }
   if (!user.emailVerifiedAt) {
     // The right password is no failure, but it does not clear earlier failures either.
     await throttle.forgive(ticket);

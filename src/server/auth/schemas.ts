@@ -8,6 +8,7 @@ export const MSG = {
   registerTaken: 'Registration failed. Username or email might already be taken.',
   registered: 'Registration successful! Please check your email for a verification link.',
   notVerified: 'Account not verified. Please check your email for the verification link.',
+  accountDisabled: 'This account is disabled. Please contact us.',
   loginThrottled: 'Too many failed login attempts for this account. Please wait a while before trying again.',
   loggedIn: 'Login successful.',
   loggedOut: 'Logged out successfully.',

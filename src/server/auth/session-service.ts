@@ -50,6 +50,11 @@ export async function resolveSession(
   }
   // Sessions are only made for verified accounts; this guards against any other path.
   if (!row.emailVerifiedAt) return null;
+  // Disabling an account deletes its sessions; one a login racing the disable made ends here.
+  if (row.disabledAt) {
+    await deleteSession(ctx.db, tokenHash);
+    return null;
+  }
   if (now - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) await touchSession(ctx.db, tokenHash, ctx.now());
   return {
     id: row.userId,
@@ -70,7 +75,12 @@ export async function isUnverifiedSession(
 ): Promise<boolean> {
   if (!isWellFormedToken(token)) return false;
   const row = await findSessionWithUser(ctx.db, hashToken(token));
-  return row !== undefined && !row.emailVerifiedAt && row.expiresAt.getTime() > ctx.now().getTime();
+  return (
+    row !== undefined &&
+    !row.emailVerifiedAt &&
+    !row.disabledAt &&
+    row.expiresAt.getTime() > ctx.now().getTime()
+  );
 }
 
 /** Ends the session of a cookie value, if there is one. */

@@ -29,6 +29,7 @@ export async function findSessionWithUser(db: Db, tokenHash: string) {
       email: users.email,
       isAdmin: users.isAdmin,
       emailVerifiedAt: users.emailVerifiedAt,
+      disabledAt: users.disabledAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -45,7 +46,11 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
 }
 
-/** Ends every session of a user (password reset). */
-export async function deleteUserSessions(db: Db, userId: number): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/** Ends every session of a user (password reset, account disabled); returns how many there were. */
+export async function deleteUserSessions(db: Db, userId: number): Promise<number> {
+  const ended = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ tokenHash: sessions.tokenHash });
+  return ended.length;
 }

@@ -130,11 +130,13 @@ export async function createCheckout(
   const placed = await ctx.db.transaction(async (tx): Promise<Placed> => {
     // One checkout at a time per customer: a double click waits here, then finds the first one's order.
     const [owner] = await tx
-      .select({ email: users.email })
+      .select({ email: users.email, disabledAt: users.disabledAt })
       .from(users)
       .where(eq(users.id, user.id))
       .for('update');
     if (!owner) throw new HttpError(401, 'You are not logged in.');
+    // Disabled while this request was under way: staff's sweep of open checkouts holds this row too.
+    if (owner.disabledAt) throw new HttpError(403, 'This account is disabled. Please contact us.');
     const [open] = await tx
       .select()
       .from(orders)

@@ -1,13 +1,25 @@
+import { isDeepStrictEqual } from 'node:util';
 import { eq } from 'drizzle-orm';
+import { shippingValues } from '../../shared/admin-settings.ts';
+import { SHIPPING_COUNTRIES } from '../../shared/catalog.ts';
 import { DEFAULT_SHIPPING, type ShippingSettings, shippingSettings } from '../../shared/shipping.ts';
+import { recordSettingChanges } from '../admin/settings/history.ts';
 import type { Db } from '../db/client.ts';
 import { settings } from '../db/schema.ts';
-import { mergeProduction, type ProductionSettings, productionOverrides } from './production-settings.ts';
+import { type ChangedBy, lockSettingsRow, SETTINGS_ID } from '../pricing/settings-repository.ts';
+import {
+  DEFAULT_PRODUCTION,
+  holidaySettings,
+  mergeProduction,
+  type ProductionOverrides,
+  type ProductionSettings,
+  productionOverrides,
+  productionSettings,
+} from './production-settings.ts';
 
 // The shipping methods and the production capacity in force: the settings row's (id = 1) stored values
-// over the defaults in code. Read on every quote, so a change shows at once on every instance.
-
-const SETTINGS_ID = 1;
+// over the defaults in code. Read on every quote, so a change shows at once on every instance. Saves are
+// transactions on the locked row that record what changed in the settings history (who, when, old -> new).
 
 /**
  * Each country's stored list, when it is valid as a whole (a list is one setting: half of one would offer
@@ -46,32 +58,103 @@ export async function loadDeliverySettings(db: Db) {
   return { shipping: mergeShipping(row?.shipping), production: mergeProduction(row?.production) };
 }
 
-/** Replaces the stored shipping methods (validated: a ZodError is a 400 through the error handler). */
-export async function saveShippingSettings(db: Db, value: unknown, by: { userId: number | null; now: Date }) {
-  const parsed = shippingSettings.strict().parse(value);
-  await db
-    .insert(settings)
-    .values({ id: SETTINGS_ID, shipping: parsed, updatedAt: by.now, updatedBy: by.userId })
-    .onConflictDoUpdate({
-      target: settings.id,
-      set: { shipping: parsed, updatedAt: by.now, updatedBy: by.userId },
-    });
-  return parsed;
+/** The countries whose methods differ from the defaults: what is stored. */
+export function shippingOverridesOf(value: ShippingSettings): Partial<ShippingSettings> {
+  return Object.fromEntries(
+    SHIPPING_COUNTRIES.filter((c) => !isDeepStrictEqual(value[c], DEFAULT_SHIPPING[c])).map((c) => [
+      c,
+      value[c],
+    ]),
+  );
 }
 
-/** Replaces the stored production capacity overrides (validated as the shipping methods are). */
+/**
+ * Replaces the shipping methods (both countries, validated: a ZodError is a 400 through the error handler and
+ * nothing is written); a country equal to its defaults is not stored. Records each country whose methods
+ * changed in the settings history, in the same transaction.
+ */
+export async function saveShippingSettings(db: Db, value: unknown, by: ChangedBy): Promise<ShippingSettings> {
+  const parsed = shippingValues.parse(value);
+  return db.transaction(async (tx) => {
+    const row = await lockSettingsRow(tx);
+    const before = mergeShipping(row.shipping);
+    const stored = shippingOverridesOf(parsed);
+    await tx
+      .update(settings)
+      .set({ shipping: stored, updatedAt: by.now, updatedBy: by.userId })
+      .where(eq(settings.id, SETTINGS_ID));
+    const after = mergeShipping(stored);
+    await recordSettingChanges(tx, 'shipping', before, after, by);
+    return after;
+  });
+}
+
+/** The production settings one level down, for the history: each part of the holidays is its own key. */
+export function productionHistoryView(p: ProductionSettings): Record<string, unknown> {
+  const { holidays, ...rest } = p;
+  const view: Record<string, unknown> = { ...rest };
+  for (const [key, value] of Object.entries(holidays)) view[`holidays.${key}`] = value;
+  return view;
+}
+
+/** The full production settings as the admin saves them: every key, no unknown one, a region of the country. */
+export const productionValuesSchema = productionSettings
+  .extend({ holidays: holidaySettings.strict() })
+  .strict();
+
+/** What differs from the defaults: the overrides to store for these full values (holidays part by part). */
+export function productionOverridesOf(values: ProductionSettings): ProductionOverrides {
+  const overrides: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (key === 'holidays') continue;
+    if (!isDeepStrictEqual(value, DEFAULT_PRODUCTION[key as keyof ProductionSettings]))
+      overrides[key] = value;
+  }
+  const holidays = Object.fromEntries(
+    Object.entries(values.holidays).filter(
+      ([key, value]) =>
+        value !== undefined &&
+        !isDeepStrictEqual(value, DEFAULT_PRODUCTION.holidays[key as keyof ProductionSettings['holidays']]),
+    ),
+  );
+  if (Object.keys(holidays).length > 0) overrides.holidays = holidays;
+  return overrides as ProductionOverrides;
+}
+
+/**
+ * Replaces the stored production capacity overrides (validated as the shipping methods are), recording what
+ * changed in force in the settings history in the same transaction; answers the settings now in force.
+ */
 export async function saveProductionSettings(
   db: Db,
   value: unknown,
-  by: { userId: number | null; now: Date },
-) {
+  by: ChangedBy,
+): Promise<ProductionSettings> {
   const parsed = productionOverrides.strict().parse(value);
-  await db
-    .insert(settings)
-    .values({ id: SETTINGS_ID, production: parsed, updatedAt: by.now, updatedBy: by.userId })
-    .onConflictDoUpdate({
-      target: settings.id,
-      set: { production: parsed, updatedAt: by.now, updatedBy: by.userId },
-    });
-  return mergeProduction(parsed);
+  return db.transaction(async (tx) => {
+    const row = await lockSettingsRow(tx);
+    const before = mergeProduction(row.production);
+    const after = mergeProduction(parsed);
+    await tx
+      .update(settings)
+      .set({ production: parsed, updatedAt: by.now, updatedBy: by.userId })
+      .where(eq(settings.id, SETTINGS_ID));
+    await recordSettingChanges(
+      tx,
+      'production',
+      productionHistoryView(before),
+      productionHistoryView(after),
+      by,
+    );
+    return after;
+  });
+}
+
+/** Saves the full production settings (validated as productionValuesSchema): what differs from the defaults is stored. */
+export async function saveProductionValues(
+  db: Db,
+  values: unknown,
+  by: ChangedBy,
+): Promise<ProductionSettings> {
+  return saveProductionSettings(db, productionOverridesOf(productionValuesSchema.parse(values)), by);
 }

@@ -1,4 +1,47 @@
-// The back office's Settings page (issue #25).
+import { Navigate, NavLink, Route, Routes } from 'react-router';
+import { HistoryTab } from './HistoryTab.tsx';
+import { PricingTab } from './PricingTab.tsx';
+import { ProductionTab } from './ProductionTab.tsx';
+import { ShippingTab } from './ShippingTab.tsx';
+import './settings.css';
+
+const TABS = [
+  ['pricing', 'Pricing'],
+  ['shipping', 'Shipping'],
+  ['production', 'Production'],
+  ['history', 'History'],
+] as const;
+
+/**
+ * /admin/settings/*: the shop's settings (docs/pages.md): pricing with a live preview, shipping methods,
+ * production capacity, and the history of every change. Saved values apply to new quotes at once; placed
+ * orders keep theirs.
+ */
 export default function SettingsPage() {
-  return <h1>Settings</h1>;
+  return (
+    <div className="admin-settings">
+      <div className="admin-title-row">
+        <h1>Settings</h1>
+      </div>
+      <nav className="admin-tabs settings-tabs" aria-label="Settings">
+        <ul>
+          {TABS.map(([path, label]) => (
+            <li key={path}>
+              <NavLink className="admin-tab" to={`/admin/settings/${path}`}>
+                {label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Routes>
+        <Route index element={<Navigate to="pricing" replace />} />
+        <Route path="pricing" element={<PricingTab />} />
+        <Route path="shipping" element={<ShippingTab />} />
+        <Route path="production" element={<ProductionTab />} />
+        <Route path="history" element={<HistoryTab />} />
+        <Route path="*" element={<Navigate to="/admin/settings/pricing" replace />} />
+      </Routes>
+    </div>
+  );
 }

@@ -6,8 +6,8 @@ import { shippingMethod, shippingSettings } from './shipping.ts';
 // words the panel shows for every setting (label, unit, one-line explanation) and the sentences the server
 // answers for a bad value, which name the setting as the panel does.
 //
-// The stored values' rules (ranges, defaults) are the server's: src/server/pricing/settings.ts and
-// src/server/shipping/production-settings.ts. The schemas here give their shape to the route table and the
+// The stored values' rules (ranges, defaults) are the server's: src/server/pricing/settings.ts,
+// src/server/shipping/production-settings.ts and src/server/settings/shop-settings.ts. The schemas here give their shape to the route table and the
 // panel (strict objects: an unknown key is refused); the server checks at compile time that both shapes are
 // the same (src/server/admin/settings/shapes.ts) and then validates the ranges with its own schemas.
 // Shipping methods are shared already (./shipping.ts). Money is whole or fractional cents, infill a fraction.
@@ -56,6 +56,13 @@ export const productionValues = z.strictObject({
 });
 export type ProductionValues = z.infer<typeof productionValues>;
 
+/** The shop's own settings: the printer's build volume (mm) and how long an unordered upload is kept (hours). */
+export const shopValues = z.strictObject({
+  buildVolumeMm: z.strictObject({ x: z.number(), y: z.number(), z: z.number() }),
+  uploadRetentionHours: z.number(),
+});
+export type ShopValues = z.infer<typeof shopValues>;
+
 // Requests. A PUT takes the full values of its section (every key): what differs from the defaults in code is
 // stored as an override, what equals them is not (so a later change of a default applies to it).
 
@@ -76,6 +83,7 @@ export const shippingValues = shippingSettings
   .strict();
 export const adminShippingSaveRequest = z.strictObject({ values: shippingValues });
 export const adminProductionSaveRequest = z.strictObject({ values: productionValues });
+export const adminShopSaveRequest = z.strictObject({ values: shopValues });
 
 // Answers.
 
@@ -99,6 +107,10 @@ export const adminProductionPayload = section(productionValues).extend({
   preview: z.object({ at: z.string(), shipBy: z.string(), queueHours: z.number() }),
 });
 export type AdminProductionPayload = z.infer<typeof adminProductionPayload>;
+
+/** The defaults are the environment's (BUILD_VOLUME_MM, UPLOAD_RETENTION_HOURS). */
+export const adminShopPayload = section(shopValues);
+export type AdminShopPayload = z.infer<typeof adminShopPayload>;
 
 const previewPrice = z.object({
   unitCents: z.number(),
@@ -276,6 +288,35 @@ const PRODUCTION_LABELS: Record<string, string> = {
   'holidays.workingDays': 'Holidays worked',
 };
 
+/** The shop settings' words: each axis of the build volume is its own field. */
+export const SHOP_FIELDS = [
+  {
+    key: 'buildVolumeMm.x',
+    label: 'Build volume X (width)',
+    unit: 'mm',
+    help: 'The printer’s build plate width: a model must fit the build volume in some orientation.',
+  },
+  {
+    key: 'buildVolumeMm.y',
+    label: 'Build volume Y (depth)',
+    unit: 'mm',
+    help: 'The printer’s build plate depth.',
+  },
+  {
+    key: 'buildVolumeMm.z',
+    label: 'Build volume Z (height)',
+    unit: 'mm',
+    help: 'The highest the printer can print.',
+  },
+  {
+    key: 'uploadRetentionHours',
+    label: 'Upload retention',
+    unit: 'hours',
+    help: 'How long an upload that no order holds is kept before it is removed.',
+  },
+] as const;
+export type ShopFieldKey = (typeof SHOP_FIELDS)[number]['key'];
+
 const SHIPPING_METHOD_LABELS: Record<string, string> = {
   id: 'id',
   name: 'name',
@@ -335,7 +376,10 @@ function labelAndShown(section: SettingsSection, path: Path): { label: string; s
     const key = a === 'holidays' && b !== undefined ? `holidays.${b}` : (a ?? '');
     return { label: PRODUCTION_LABELS[key] ?? (key || 'Production'), shown: 'number' };
   }
-  return { label: a ?? 'Shop', shown: 'number' };
+  const key = a === 'buildVolumeMm' && b !== undefined ? `buildVolumeMm.${b}` : (a ?? '');
+  const field = SHOP_FIELDS.find((f) => f.key === key);
+  if (field) return { label: field.label, shown: 'number' };
+  return { label: key === 'buildVolumeMm' ? 'Build volume' : key || 'Shop', shown: 'number' };
 }
 
 /** The setting a key or an error's path names, as the panel labels it: 'Infill for Standard (3/5)'. */

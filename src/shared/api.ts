@@ -39,6 +39,8 @@ import {
   adminSettingsHistoryPayload,
   adminShippingPayload,
   adminShippingSaveRequest,
+  adminShopPayload,
+  adminShopSaveRequest,
 } from './admin-settings.ts';
 import { cartItem, cartItems } from './cart.ts';
 import {
@@ -191,7 +193,7 @@ export const API = {
     body: productionStartRequest,
     response: productionStartPayload,
   }),
-  // Admin: settings (pricing, shipping, production, history)
+  // Admin: settings (pricing, shipping, production, shop, history)
   adminSettingsPricing: route('GET', '/api/admin/settings/pricing', { response: adminPricingPayload }),
   adminSettingsPricingSave: route('PUT', '/api/admin/settings/pricing', {
     body: adminPricingSaveRequest,
@@ -212,6 +214,11 @@ export const API = {
   adminSettingsProductionSave: route('PUT', '/api/admin/settings/production', {
     body: adminProductionSaveRequest,
     response: adminProductionPayload,
+  }),
+  adminSettingsShop: route('GET', '/api/admin/settings/shop', { response: adminShopPayload }),
+  adminSettingsShopSave: route('PUT', '/api/admin/settings/shop', {
+    body: adminShopSaveRequest,
+    response: adminShopPayload,
   }),
   adminSettingsHistory: route('GET', '/api/admin/settings/history', {
     response: adminSettingsHistoryPayload,

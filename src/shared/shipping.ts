@@ -36,7 +36,7 @@ export type ShippingMethod = z.infer<typeof shippingMethod>;
 const methodList = z
   .array(shippingMethod)
   .min(1, 'Each country needs at least one shipping method.')
-  .max(10)
+  .max(5, "At most 5 shipping methods per country (Stripe Checkout's limit).")
   .refine((list) => new Set(list.map((m) => m.id)).size === list.length, 'Method ids must differ.');
 
 /** Per country, the methods in the order they are offered: the first is preselected. */

@@ -6,6 +6,7 @@ import { methodNotAllowed, parseBody, rateLimit } from '../http/route-helpers.ts
 import { resolveViewer } from '../models/owner.ts';
 import { dollars } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import { loadShopSettings } from '../settings/shop-settings.ts';
 import { quoteDelivery } from '../shipping/offers.ts';
 import { lastShipTo, taxModeOf } from '../shipping/tax-mode.ts';
 import { checkCartLines } from './cart-lines.ts';
@@ -32,7 +33,7 @@ export async function cartQuoteRoute(app: FastifyInstance, opts: { ctx: AppConte
         {
           db: ctx.db,
           viewer,
-          buildVolumeMm: ctx.config.buildVolumeMm,
+          buildVolumeMm: (await loadShopSettings(ctx.db, ctx.config)).buildVolumeMm,
           pricing: await loadPricingSettings(ctx.db),
         },
         items.map((i) => ({ ...i, filePath: i.modelId })),

@@ -8,8 +8,9 @@ import type { Viewer } from '../models/owner.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { lineBreakdown } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import { loadShopSettings } from '../settings/shop-settings.ts';
 import { quoteDelivery } from '../shipping/offers.ts';
-import { businessDaysUntil } from '../shipping/ship-by.ts';
+import { weekdaysUntil } from '../shipping/ship-by.ts';
 import { type CheckedLine, checkCartLines } from './cart-lines.ts';
 import type { FulfilDeps } from './fulfil.ts';
 import { describeLine } from './line-words.ts';
@@ -68,7 +69,7 @@ async function checkedLines(deps: CheckoutDeps, viewer: Viewer, cartItems: unkno
     {
       db: ctx.db,
       viewer,
-      buildVolumeMm: ctx.config.buildVolumeMm,
+      buildVolumeMm: (await loadShopSettings(ctx.db, ctx.config)).buildVolumeMm,
       pricing: await loadPricingSettings(ctx.db),
     },
     cartItems,
@@ -122,8 +123,8 @@ export async function createCheckout(
   const offers: ShippingOffer[] = delivery.options.map((o) => ({
     ...o,
     arrivalBusinessDays: {
-      min: businessDaysUntil(now, o.arrivesFrom, delivery.calendar),
-      max: businessDaysUntil(now, o.arrivesBy, delivery.calendar),
+      min: weekdaysUntil(now, o.arrivesFrom, delivery.calendar),
+      max: weekdaysUntil(now, o.arrivesBy, delivery.calendar),
     },
   }));
 

@@ -8,7 +8,7 @@ import type { FileStore } from '../storage/file-store.ts';
 import { isKeyInUse } from './models-repository.ts';
 import { QUOTA_WINDOW_MS } from './quota.ts';
 
-// Uploads are kept for config.uploadRetentionMs unless ordered: a job removes older models that no order
+// Uploads are kept for the retention (the shop setting over config.uploadRetentionMs) unless ordered: a job removes older models that no order
 // holds, their stored files once no other row shares them, and temp files left by interrupted uploads.
 // It also forgets the hashed client address of uploads older than the per-IP quota's day.
 //
@@ -23,7 +23,8 @@ export type CleanupDeps = {
   db: Db;
   store: FileStore;
   now: () => Date;
-  retentionMs: number;
+  /** How long an unordered upload is kept: a number, or read at each run (the shop setting). */
+  retentionMs: number | (() => Promise<number>);
   tmpDir: string;
   /** A temp file this old belongs to no upload in progress (an upload takes well under this). */
   tempMaxAgeMs?: number;
@@ -95,7 +96,8 @@ async function removeStaleTempFiles(tmpDir: string, before: number): Promise<num
 
 export async function cleanupExpiredModels(deps: CleanupDeps): Promise<CleanupResult> {
   const now = deps.now().getTime();
-  const cutoff = new Date(now - deps.retentionMs);
+  const retentionMs = typeof deps.retentionMs === 'number' ? deps.retentionMs : await deps.retentionMs();
+  const cutoff = new Date(now - retentionMs);
   const result: CleanupResult = { models: 0, files: 0, tempFiles: 0 };
   for (;;) {
     const ids = await findExpired(deps.db, cutoff);

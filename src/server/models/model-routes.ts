@@ -44,8 +44,9 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     const owner = ownerOf(await resolveViewer(req));
     const rows = owner ? await listOwnedModels(ctx.db, owner, MAX_LISTED_MODELS) : [];
     const pricing = await loadPricingSettings(ctx.db);
+    const warnings = await deps.warnings();
     const payload: ModelListPayload = {
-      models: rows.map((m) => toModelPayload(m, pricing, deps.warnings)),
+      models: rows.map((m) => toModelPayload(m, pricing, warnings)),
     };
     return reply.header('cache-control', 'private, no-store').send(payload);
   });
@@ -63,7 +64,7 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     const pricing = await loadPricingSettings(ctx.db);
     return reply
       .header('cache-control', 'private, no-cache')
-      .send(toModelPayload(model, pricing, deps.warnings));
+      .send(toModelPayload(model, pricing, await deps.warnings()));
   });
 
   app.get(API.modelFile.path, async (req, reply) => {
@@ -118,7 +119,7 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     return reply
       .code(201)
       .header('cache-control', 'no-store')
-      .send(toModelPayload(model, pricing, deps.warnings));
+      .send(toModelPayload(model, pricing, await deps.warnings()));
   });
 
   methodNotAllowed(app, API.myModels.path, ['GET']);

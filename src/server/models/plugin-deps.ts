@@ -16,7 +16,8 @@ export type ModelsDeps = {
   /** `req.ip` -> the keyed hash stored with each upload for the per-IP quota. */
   uploadIpHash: UploadIpHasher;
   disk: DiskSpaceGuard;
-  warnings: WarningOptions;
+  /** The warnings' options in force: the build volume is a shop setting, read per call (one small query). */
+  warnings: () => Promise<WarningOptions>;
   /** Where uploads are streamed before they are accepted (`${dataDir}/tmp`). */
   tmpDir: string;
 };

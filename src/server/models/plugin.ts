@@ -2,6 +2,7 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { loadShopSettings, uploadRetentionReader } from '../settings/shop-settings.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { openFileStore } from '../storage/open-file-store.ts';
 import { type AnalysisPoolOptions, createAnalysisPool } from './analysis-pool.ts';
@@ -57,10 +58,11 @@ export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptio
       ...(opts.freeBytes ? { freeBytes: opts.freeBytes } : {}),
       now: ctx.now,
     }),
-    warnings: {
-      buildVolumeMm: ctx.config.buildVolumeMm,
+    // The build volume is a shop setting: read for each answer, so a change applies at once.
+    warnings: async () => ({
+      buildVolumeMm: (await loadShopSettings(ctx.db, ctx.config)).buildVolumeMm,
       smallModelMm: opts.smallModelMm ?? DEFAULT_SMALL_MODEL_MM,
-    },
+    }),
     tmpDir,
   };
   await app.register(multipart, { limits: UPLOAD_LIMITS });
@@ -70,7 +72,8 @@ export async function modelsPlugin(app: FastifyInstance, opts: ModelsPluginOptio
       db: ctx.db,
       store: deps.store,
       now: ctx.now,
-      retentionMs: ctx.config.uploadRetentionMs,
+      // A shop setting: read at each run.
+      retentionMs: uploadRetentionReader(ctx.db, ctx.config),
       tmpDir: deps.tmpDir,
     },
     opts.cleanupIntervalMs ?? DEFAULT_CLEANUP_INTERVAL_MS,

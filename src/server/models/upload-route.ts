@@ -79,7 +79,7 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
     // A big model's preview and view mesh are made after this answer, in the uploader's share of the
     // analysis threads.
     scheduleExtras(deps, model, source.client, req.log);
-    const payload = toModelPayload(model, await loadPricingSettings(ctx.db), deps.warnings);
+    const payload = toModelPayload(model, await loadPricingSettings(ctx.db), await deps.warnings());
     return reply
       .code(201)
       .header('cache-control', 'no-store')

@@ -8,9 +8,11 @@ import type { AppContext } from '../context.ts';
 import { type Model, orderItems, orders } from '../db/schema.ts';
 import { previewUrl } from '../models/model-payload.ts';
 import { findModel } from '../models/models-repository.ts';
+import type { Size } from '../models/warnings.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { dollars, round } from '../pricing/price-model.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
+import { loadShopSettings } from '../settings/shop-settings.ts';
 
 // POST /api/orders/:id/order-again: a customer's order as cart lines again, at the size ordered (the order
 // item's model: a scaled copy has its own id) and at today's price, checked and priced by the cart's own
@@ -31,14 +33,13 @@ export const ORDER_AGAIN_MSG = {
 type Unavailable = OrderAgainPayload['unavailable'][number];
 
 /** The cart check's refusal in the words of a list that already names the file. */
-function reasonOf(error: string, model: Model, ctx: AppContext): string {
+function reasonOf(error: string, model: Model, buildVolumeMm: Size): string {
   const label = model.fileName;
   if (error === LINE_MSG.unavailable(label)) return ORDER_AGAIN_MSG.notStored;
   if (error === LINE_MSG.color(label)) return ORDER_AGAIN_MSG.color;
   if (error === LINE_MSG.strength(label)) return ORDER_AGAIN_MSG.strength;
   if (error === LINE_MSG.quantity(label)) return ORDER_AGAIN_MSG.quantity;
-  if (error === LINE_MSG.tooBig(label, ctx.config.buildVolumeMm))
-    return ORDER_AGAIN_MSG.tooBig(ctx.config.buildVolumeMm);
+  if (error === LINE_MSG.tooBig(label, buildVolumeMm)) return ORDER_AGAIN_MSG.tooBig(buildVolumeMm);
   return error;
 }
 
@@ -89,11 +90,12 @@ export async function orderAgain(
     if (model) stored.push({ at: outcomes.length - 1, row, model });
   }
 
+  const { buildVolumeMm } = await loadShopSettings(ctx.db, ctx.config);
   const checks = await checkCartLines(
     {
       db: ctx.db,
       viewer: { userId: user.id, isAdmin: user.isAdmin, visitorHash: null },
-      buildVolumeMm: ctx.config.buildVolumeMm,
+      buildVolumeMm,
       pricing: await loadPricingSettings(ctx.db),
     },
     stored.map(({ row, model }) => ({
@@ -110,7 +112,7 @@ export async function orderAgain(
     const { at, row, model } = stored[i]!;
     outcomes[at] = check.ok
       ? { item: toCartItem(check.line) }
-      : { unavailable: { fileName: row.fileName, reason: reasonOf(check.error, model, ctx) } };
+      : { unavailable: { fileName: row.fileName, reason: reasonOf(check.error, model, buildVolumeMm) } };
   }
   const items = outcomes.flatMap((o) => ('item' in o ? [o.item] : []));
   const unavailable = outcomes.flatMap((o) => ('unavailable' in o ? [o.unavailable] : []));

@@ -10,6 +10,7 @@ import {
   SHOP_TIME_ZONE,
   shipByFor,
   shopDate,
+  weekdaysUntil,
 } from './ship-by.ts';
 
 // Instants are written with Chicago's offset of the day: -06:00 in standard time (CST), -05:00 in
@@ -320,5 +321,16 @@ describe('shopDate', () => {
   it("uses the shop's date, not UTC: 02:00 UTC on a Saturday is still Friday evening in Madison", () => {
     expect(shopDate(new Date('2026-11-28T02:00:00Z'))).toBe('2026-11-27');
     expect(shopDate(new Date('2026-11-28T06:00:00Z'))).toBe('2026-11-28');
+  });
+});
+
+describe('weekdaysUntil', () => {
+  it("counts Monday to Friday as Stripe's business days do, holidays included", () => {
+    const cal = createCalendar(DEFAULT_PRODUCTION);
+    // Wednesday 2026-11-25 (noon in Chicago) to Tuesday 2026-12-01: Thu (Thanksgiving), Fri, Mon, Tue.
+    const wednesday = new Date('2026-11-25T18:00:00Z');
+    expect(weekdaysUntil(wednesday, '2026-12-01', cal)).toBe(4);
+    expect(businessDaysUntil(wednesday, '2026-12-01', cal)).toBe(3);
+    expect(weekdaysUntil(wednesday, '2026-11-25', cal)).toBe(0);
   });
 });

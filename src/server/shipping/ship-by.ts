@@ -75,6 +75,23 @@ export function arrivalWindow(
  * Working days from the shop's date of `now` to `day` (0 when `day` is today or past): what Stripe's
  * delivery_estimate counts from today.
  */
+/**
+ * Monday-to-Friday days from the shop's date of `now` up to `day`: what Stripe's `business_day` delivery
+ * estimate counts (it knows no holidays), so its page promises no earlier arrival than the cart.
+ */
+export function weekdaysUntil(now: Date, day: string, cal: Calendar): number {
+  assertDay(day);
+  let time = Date.parse(`${cal.shopDate(now)}T12:00:00Z`);
+  const end = Date.parse(`${day}T12:00:00Z`);
+  let count = 0;
+  while (time < end) {
+    time += 86_400_000;
+    const weekday = new Date(time).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) count++;
+  }
+  return count;
+}
+
 export function businessDaysUntil(now: Date, day: string, cal: Calendar): number {
   assertDay(day);
   let current = cal.shopDate(now);

@@ -18,6 +18,7 @@ const SECTIONS = [
   ['pricing', 'Pricing'],
   ['shipping', 'Shipping'],
   ['production', 'Production'],
+  ['shop', 'Shop'],
 ] as const;
 
 /** A stored number as the panel shows it, when that differs: '$2.50' for 250 cents, '25 %' for 0.25. */

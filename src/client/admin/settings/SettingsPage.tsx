@@ -3,18 +3,20 @@ import { HistoryTab } from './HistoryTab.tsx';
 import { PricingTab } from './PricingTab.tsx';
 import { ProductionTab } from './ProductionTab.tsx';
 import { ShippingTab } from './ShippingTab.tsx';
+import { ShopTab } from './ShopTab.tsx';
 import './settings.css';
 
 const TABS = [
   ['pricing', 'Pricing'],
   ['shipping', 'Shipping'],
   ['production', 'Production'],
+  ['shop', 'Shop'],
   ['history', 'History'],
 ] as const;
 
 /**
  * /admin/settings/*: the shop's settings (docs/pages.md): pricing with a live preview, shipping methods,
- * production capacity, and the history of every change. Saved values apply to new quotes at once; placed
+ * production capacity, the shop's build volume and upload retention, and the history of every change. Saved values apply to new quotes at once; placed
  * orders keep theirs.
  */
 export default function SettingsPage() {
@@ -39,6 +41,7 @@ export default function SettingsPage() {
         <Route path="pricing" element={<PricingTab />} />
         <Route path="shipping" element={<ShippingTab />} />
         <Route path="production" element={<ProductionTab />} />
+        <Route path="shop" element={<ShopTab />} />
         <Route path="history" element={<HistoryTab />} />
         <Route path="*" element={<Navigate to="/admin/settings/pricing" replace />} />
       </Routes>

@@ -43,6 +43,7 @@ async function endOne(
   deps: CheckoutDeps,
   order: { id: number; sessionId: string | null },
   actorUserId: number,
+  attempt = 0,
 ): Promise<keyof EndedCheckouts | null> {
   const { ctx, provider } = deps;
   if (order.sessionId) {
@@ -61,9 +62,14 @@ async function endOne(
       return 'paid';
     }
   }
-  return ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx) => {
     const locked = await lockOrder(tx, order.id);
     if (locked?.status !== 'pending') return null;
+    // A checkout under way recorded its session after this sweep read the order: that session must be
+    // expired first, or it could still be paid (asked once more, outside the lock).
+    if (locked.paymentSessionId && locked.paymentSessionId !== order.sessionId && attempt === 0) {
+      return { retry: locked.paymentSessionId };
+    }
     await moveOrder(tx, locked, 'cancelled', {
       role: 'system',
       actor: 'admin',
@@ -72,6 +78,10 @@ async function endOne(
       now: ctx.now(),
       set: { cancelReason: 'account disabled' },
     });
-    return 'cancelled';
+    return 'cancelled' as const;
   });
+  if (outcome !== null && typeof outcome === 'object') {
+    return endOne(deps, { id: order.id, sessionId: outcome.retry }, actorUserId, attempt + 1);
+  }
+  return outcome;
 }

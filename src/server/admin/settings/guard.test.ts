@@ -31,6 +31,9 @@ const bodyOf = (route: (typeof SETTINGS_ROUTES)[number]) => {
   if (route === API.adminSettingsShippingSave)
     return { values: { ...DEFAULT_SHIPPING, CA: [DEFAULT_SHIPPING.CA[0]] } };
   if (route === API.adminSettingsProductionSave) return { values: { ...DEFAULT_PRODUCTION, printers: 9 } };
+  if (route === API.adminSettingsShopSave) {
+    return { values: { buildVolumeMm: { x: 300, y: 300, z: 300 }, uploadRetentionHours: 48 } };
+  }
   return route.method === 'GET' ? undefined : BODIES[route.path];
 };
 
@@ -100,6 +103,10 @@ describe('the settings routes', () => {
       ['pricing', 'pricePerGramCents', admin.user.id],
       ['shipping', 'CA', admin.user.id],
       ['production', 'printers', admin.user.id],
+      ['shop', 'buildVolumeMm.x', admin.user.id],
+      ['shop', 'buildVolumeMm.y', admin.user.id],
+      ['shop', 'buildVolumeMm.z', admin.user.id],
+      ['shop', 'uploadRetentionHours', admin.user.id],
     ]);
   });
 });

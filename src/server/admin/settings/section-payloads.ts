@@ -3,11 +3,14 @@ import type {
   AdminPricingPayload,
   AdminProductionPayload,
   AdminShippingPayload,
+  AdminShopPayload,
 } from '../../../shared/admin-settings.ts';
 import { DEFAULT_SHIPPING } from '../../../shared/shipping.ts';
+import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { DEFAULT_PRICING, type PricingSettings } from '../../pricing/settings.ts';
 import { loadPricingSettings } from '../../pricing/settings-repository.ts';
+import { loadShopValues, type ShopSettingsValues, shopDefaults } from '../../settings/shop-settings.ts';
 import { DEFAULT_PRODUCTION, type ProductionSettings } from '../../shipping/production-settings.ts';
 import { queueHours } from '../../shipping/queue-load.ts';
 import { loadProductionSettings, loadShippingSettings } from '../../shipping/settings-repository.ts';
@@ -75,4 +78,16 @@ export async function productionPayload(
 
 export async function loadProductionPayload(db: Db, now: Date): Promise<AdminProductionPayload> {
   return productionPayload(db, await loadProductionSettings(db), now);
+}
+
+type ShopConfig = Pick<Config, 'buildVolumeMm' | 'uploadRetentionMs'>;
+
+/** The build volume and the upload retention in force; the defaults are the environment's. */
+export function shopPayload(values: ShopSettingsValues, config: ShopConfig): AdminShopPayload {
+  const defaults = shopDefaults(config);
+  return { values, defaults, overridden: overriddenKeys(values, defaults, ['buildVolumeMm']) };
+}
+
+export async function loadShopPayload(db: Db, config: ShopConfig): Promise<AdminShopPayload> {
+  return shopPayload(await loadShopValues(db, config), config);
 }

@@ -1,5 +1,6 @@
-import type { PricingValues, ProductionValues } from '../../../shared/admin-settings.ts';
+import type { PricingValues, ProductionValues, ShopValues } from '../../../shared/admin-settings.ts';
 import type { PricingSettings } from '../../pricing/settings.ts';
+import type { ShopSettingsValues } from '../../settings/shop-settings.ts';
 import type { ProductionSettings } from '../../shipping/production-settings.ts';
 
 // The panel's shapes of the settings (src/shared/admin-settings.ts) are the server's own types, or the type
@@ -10,4 +11,5 @@ type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 
 export const SHAPES_AGREE: [
   Same<PricingValues, PricingSettings>,
   Same<ProductionValues, ProductionSettings>,
-] = [true, true];
+  Same<ShopValues, ShopSettingsValues>,
+] = [true, true, true];

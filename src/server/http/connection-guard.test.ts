@@ -161,9 +161,9 @@ describe('the shop under 2,000 slow sockets from one address', () => {
     });
     await Promise.all(attempts);
     try {
-      // The cap leaves this client at most 64 of them.
+      // The cap leaves this client at most 64 of them (a loaded machine takes a while to see 1,936 closes).
       await expect
-        .poll(() => flood.filter((s) => !s.destroyed).length, { timeout: 5000 })
+        .poll(() => flood.filter((s) => !s.destroyed).length, { timeout: 15_000 })
         .toBeLessThanOrEqual(64);
       const health = await request(port, { path: '/healthz' });
       expect(health.status).toBe(200);
@@ -174,5 +174,5 @@ describe('the shop under 2,000 slow sockets from one address', () => {
     } finally {
       for (const s of flood) s.destroy();
     }
-  });
+  }, 40_000);
 });

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { useId } from 'react';
 import {
   type AdminProductionPayload,
   formatShopDay,
@@ -7,11 +7,10 @@ import {
 import { Alert } from '../../ui/Alert.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 import { formatDateTime, formatHours } from '../admin-format.ts';
-import type { FieldProblem } from './form-numbers.ts';
 import { formToProduction, type ProductionForm, productionToForm, WEEKDAYS } from './production-form.ts';
 import { SaveBar, SettingField } from './SettingField.tsx';
-import { saveSettings } from './settings-api.ts';
-import { fieldId, focusField, sameValues, useSection } from './use-section.ts';
+import { fieldId, useSection } from './use-section.ts';
+import { useSettingsForm } from './use-settings-form.ts';
 
 /** /admin/settings/production: what the ship-by dates are made of, and the date an order paid now gets. */
 export function ProductionTab() {
@@ -37,15 +36,23 @@ function ProductionEditor({
   loaded: AdminProductionPayload;
   onSaved: (p: AdminProductionPayload) => void;
 }) {
-  const [form, setForm] = useState<ProductionForm>(() => productionToForm(loaded.values));
-  const [serverProblem, setServerProblem] = useState<FieldProblem | null>(null);
-  const [showFormProblem, setShowFormProblem] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
-  const parsed = useMemo(() => formToProduction(form), [form]);
-  const values = 'values' in parsed ? parsed.values : null;
-  const problem: FieldProblem | null = 'values' in parsed ? serverProblem : showFormProblem ? parsed : null;
-  const dirty = !values || !sameValues(values, loaded.values);
+  const {
+    form,
+    edit: change,
+    problem,
+    busy,
+    status,
+    dirty,
+    save,
+  } = useSettingsForm({
+    section: 'production',
+    path: '/api/admin/settings/production',
+    loaded,
+    toForm: productionToForm,
+    parse: formToProduction,
+    onSaved,
+    savedMessage: 'Saved. New ship-by dates follow at once; paid orders keep theirs.',
+  });
   const defaults = loaded.defaults;
 
   /** The refusal for a field: its own ('holidays.extraDays.2' shows on that day's list). */
@@ -64,36 +71,7 @@ function ProductionEditor({
   ];
   const unplaced = problem && !known.some((k) => problem.field === k || problem.field.startsWith(`${k}.`));
 
-  function edit(change: Partial<ProductionForm>) {
-    setForm((f) => ({ ...f, ...change }));
-    setServerProblem(null);
-    setStatus('');
-  }
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    if (!values) {
-      setShowFormProblem(true);
-      focusField('production', 'field' in parsed ? parsed.field : null);
-      return;
-    }
-    setBusy(true);
-    setStatus('');
-    const result = await saveSettings<AdminProductionPayload, '/api/admin/settings/production'>(
-      '/api/admin/settings/production',
-      { values },
-    );
-    setBusy(false);
-    if (!result.ok) {
-      setServerProblem({ field: result.field ?? '', error: result.error });
-      focusField('production', result.field);
-      return;
-    }
-    onSaved(result.data);
-    setForm(productionToForm(result.data.values));
-    setShowFormProblem(false);
-    setStatus('Saved. New ship-by dates follow at once; paid orders keep theirs.');
-  }
+  const edit = (patch: Partial<ProductionForm>) => change((f) => ({ ...f, ...patch }));
 
   return (
     <div className="production-layout">

@@ -1,20 +1,17 @@
-import { type FormEvent, useMemo, useState } from 'react';
 import type { AdminShippingPayload } from '../../../shared/admin-settings.ts';
 import { formatCents } from '../../../shared/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
-import type { FieldProblem } from './form-numbers.ts';
 import { SaveBar, SettingField } from './SettingField.tsx';
-import { saveSettings } from './settings-api.ts';
 import {
   type Country,
   formToShipping,
   type MethodRow,
   newMethodRow,
-  type ShippingForm,
   shippingToForm,
 } from './shipping-form.ts';
-import { fieldId, focusField, sameValues, useSection } from './use-section.ts';
+import { fieldId, useSection } from './use-section.ts';
+import { useSettingsForm } from './use-settings-form.ts';
 
 const COUNTRIES: { code: Country; name: string }[] = [
   { code: 'US', name: 'United States' },
@@ -43,47 +40,27 @@ function ShippingEditor({
   loaded: AdminShippingPayload;
   onSaved: (p: AdminShippingPayload) => void;
 }) {
-  const [form, setForm] = useState<ShippingForm>(() => shippingToForm(loaded.values));
-  const [serverProblem, setServerProblem] = useState<FieldProblem | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
-  const parsed = useMemo(() => formToShipping(form), [form]);
-  const values = 'values' in parsed ? parsed.values : null;
-  // The form's own problems show once saving is asked for; the server's as they come.
-  const [showFormProblem, setShowFormProblem] = useState(false);
-  const problem: FieldProblem | null = 'values' in parsed ? serverProblem : showFormProblem ? parsed : null;
-  const dirty = !values || !sameValues(values, loaded.values);
+  const {
+    form,
+    edit: change,
+    problem,
+    busy,
+    status,
+    dirty,
+    save,
+  } = useSettingsForm({
+    section: 'shipping',
+    path: '/api/admin/settings/shipping',
+    loaded,
+    toForm: shippingToForm,
+    parse: formToShipping,
+    onSaved,
+    savedMessage: 'Saved. The cart and the checkout offer these methods now; placed orders keep theirs.',
+    focusOf: focusTarget,
+  });
 
-  function edit(country: Country, change: (rows: MethodRow[]) => MethodRow[]) {
-    setForm((f) => ({ ...f, [country]: change(f[country]) }));
-    setServerProblem(null);
-    setStatus('');
-  }
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    if (!values) {
-      setShowFormProblem(true);
-      focusField('shipping', 'field' in parsed ? parsed.field : null);
-      return;
-    }
-    setBusy(true);
-    setStatus('');
-    const result = await saveSettings<AdminShippingPayload, '/api/admin/settings/shipping'>(
-      '/api/admin/settings/shipping',
-      { values },
-    );
-    setBusy(false);
-    if (!result.ok) {
-      setServerProblem({ field: result.field ?? '', error: result.error });
-      focusField('shipping', focusTarget(result.field));
-      return;
-    }
-    onSaved(result.data);
-    setForm(shippingToForm(result.data.values));
-    setShowFormProblem(false);
-    setStatus('Saved. The cart and the checkout offer these methods now; placed orders keep theirs.');
-  }
+  const edit = (country: Country, rows: (rows: MethodRow[]) => MethodRow[]) =>
+    change((f) => ({ ...f, [country]: rows(f[country]) }));
 
   const shownAt = (field: string) => problem !== null && problemAt(problem.field) === field;
   const placed = problem ? problemAt(problem.field) : '';

@@ -1,12 +1,10 @@
-import { type FormEvent, useMemo, useState } from 'react';
 import { type AdminShopPayload, SHOP_FIELDS, type ShopFieldKey } from '../../../shared/admin-settings.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
-import type { FieldProblem } from './form-numbers.ts';
 import { SaveBar, SettingField } from './SettingField.tsx';
-import { saveSettings } from './settings-api.ts';
-import { formToShop, type ShopForm, shopToForm } from './shop-form.ts';
-import { fieldId, focusField, sameValues, useSection } from './use-section.ts';
+import { formToShop, shopToForm } from './shop-form.ts';
+import { fieldId, useSection } from './use-section.ts';
+import { useSettingsForm } from './use-settings-form.ts';
 
 /**
  * /admin/settings/shop: the printer's build volume (a model must fit it) and how long an upload no order
@@ -35,54 +33,29 @@ function ShopEditor({
   loaded: AdminShopPayload;
   onSaved: (p: AdminShopPayload) => void;
 }) {
-  const [form, setForm] = useState<ShopForm>(() => shopToForm(loaded.values));
-  const [serverProblem, setServerProblem] = useState<FieldProblem | null>(null);
-  const [showFormProblem, setShowFormProblem] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState('');
-  const parsed = useMemo(() => formToShop(form), [form]);
-  const values = 'values' in parsed ? parsed.values : null;
-  const problem: FieldProblem | null = 'values' in parsed ? serverProblem : showFormProblem ? parsed : null;
-  const dirty = !values || !sameValues(values, loaded.values);
+  const {
+    form,
+    edit: change,
+    problem,
+    busy,
+    status,
+    dirty,
+    save,
+  } = useSettingsForm({
+    section: 'shop',
+    path: '/api/admin/settings/shop',
+    loaded,
+    toForm: shopToForm,
+    parse: formToShop,
+    onSaved,
+    savedMessage:
+      'Saved. Quotes, checkouts and new uploads use it at once; the next cleanup uses the retention.',
+  });
   const defaults = shopToForm(loaded.defaults);
 
   const errorOf = (field: string) => (problem && problem.field === field ? problem.error : undefined);
   const unplaced = problem && !SHOP_FIELDS.some((f) => f.key === problem.field);
-
-  function edit(key: ShopFieldKey, text: string) {
-    setForm((f) => ({ ...f, [key]: text }));
-    setServerProblem(null);
-    setStatus('');
-  }
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
-    if (!values) {
-      setShowFormProblem(true);
-      focusField('shop', 'field' in parsed ? parsed.field : null);
-      return;
-    }
-    setBusy(true);
-    setStatus('');
-    const result = await saveSettings<AdminShopPayload, '/api/admin/settings/shop'>(
-      '/api/admin/settings/shop',
-      {
-        values,
-      },
-    );
-    setBusy(false);
-    if (!result.ok) {
-      setServerProblem({ field: result.field ?? '', error: result.error });
-      focusField('shop', result.field);
-      return;
-    }
-    onSaved(result.data);
-    setForm(shopToForm(result.data.values));
-    setShowFormProblem(false);
-    setStatus(
-      'Saved. Quotes, checkouts and new uploads use it at once; the next cleanup uses the retention.',
-    );
-  }
+  const edit = (key: ShopFieldKey, text: string) => change((f) => ({ ...f, [key]: text }));
 
   const field = (f: (typeof SHOP_FIELDS)[number]) => (
     <SettingField

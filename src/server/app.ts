@@ -65,14 +65,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // No request may take longer than this to arrive (an upload included); connection-guard.ts sets the
     // tighter limits: headers in 10 s, a JSON body in 15 s, an upload at a minimum rate.
     requestTimeout: 10 * 60_000,
+    // A client could otherwise pick the id its requests are logged under (and blend into, or forge,
+    // someone else's trail): the header is taken only from our own reverse proxy (TRUST_PROXY > 0),
+    // which sets it, and the id is answered in X-Request-Id for the customer to quote.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+      return config.trustProxy > 0 && typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming)
+        ? incoming
+        : randomUUID();
     },
     bodyLimit: 256 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
     // A URL that does not decode: 400 in the shop's { error } shape, not Fastify's own.
     frameworkErrors,
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
   });
   // Only JSON (and multipart for uploads) carries a body: text/plain is a classic CSRF vector (415).
   app.removeContentTypeParser('text/plain');

@@ -116,7 +116,7 @@ async function confirmationsOf(sessionId: string): Promise<number> {
 }
 
 describe('signatures (docs/security.md 36)', () => {
-  it('refuses a missing, forged, re-serialised or stale signature with 400, changing nothing', async () => {
+  it('refuses a missing, forged, re-serialised or stale signature, or one dated ahead, with 400, changing nothing', async () => {
     const id = await newCheckout();
     fake.pay(id);
     const before = await state(id);
@@ -126,12 +126,21 @@ describe('signatures (docs/security.md 36)', () => {
     const stale = sessionEvent('checkout.session.completed', id, {
       timestamp: Math.floor(Date.now() / 1000) - 301,
     });
+    // Dated beyond the tolerance ahead: Stripe's library alone would take it (and for that long).
+    const ahead = sessionEvent('checkout.session.completed', id, {
+      timestamp: Math.floor(Date.now() / 1000) + 301,
+    });
+    const farAhead = sessionEvent('checkout.session.completed', id, {
+      timestamp: Math.floor(Date.now() / 1000) + 365 * 86_400,
+    });
     for (const [payload, signature] of [
       [good.payload, undefined],
       [good.payload, 't=1,v1=deadbeef'],
       [forged.payload, forged.signature],
       [reserialised, good.signature],
       [stale.payload, stale.signature],
+      [ahead.payload, ahead.signature],
+      [farAhead.payload, farAhead.signature],
     ] as const) {
       const res = await deliver(payload, signature);
       expect(res.statusCode).toBe(400);

@@ -21,6 +21,15 @@ import { idOf, stripeClient, toRefund } from './providers/stripe.ts';
 export const WEBHOOK_PATH = '/api/payments/stripe/webhook';
 export const SIGNATURE_TOLERANCE_S = 300;
 
+/**
+ * Stripe's library only refuses signatures older than the tolerance: one dated ahead (a leaked secret's
+ * forgery, or a clock gone wrong) would stay replayable until that date. Allow the same skew either way.
+ */
+function datedAhead(header: string, now: Date): boolean {
+  const t = /(?:^|,)t=(\d{1,12})(?:,|$)/.exec(header);
+  return t !== null && Number(t[1]) > now.getTime() / 1000 + SIGNATURE_TOLERANCE_S;
+}
+
 const SESSION_EVENTS = new Set([
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
@@ -57,6 +66,7 @@ export async function stripeWebhookRoute(app: FastifyInstance, opts: { deps: Ful
     try {
       if (!Buffer.isBuffer(req.body) || typeof signature !== 'string')
         throw new Error('no body or signature');
+      if (datedAhead(signature, ctx.now())) throw new Error('signature dated in the future');
       event = verifier.webhooks.constructEvent(
         req.body,
         signature,

@@ -46,6 +46,7 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
   void reply
     .code(status)
     .header('x-content-type-options', 'nosniff')
+    .header('x-request-id', req.id)
     .send({
       error: status === 400 ? 'The address of the request is not valid.' : 'The address is too long.',
     });

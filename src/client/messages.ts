@@ -1,3 +1,5 @@
+import { formatCount } from '../shared/format.ts';
+
 // User-facing texts (docs/domain.md, and the errors of docs/api.md), word for word, in one place.
 
 export const MSG = {
@@ -29,6 +31,8 @@ export const MSG = {
   ordersFailed: (statusText: string, status: number) => `Failed to fetch orders: ${statusText} (${status})`,
   ordersBadData: 'Invalid order data format received from server.',
   cartEmpty: 'Your cart is empty.',
+  /** What a screen reader hears on the cart icon: '1 item in cart', '2 items in cart'. */
+  itemsInCart: (count: number) => `${formatCount(count, 'item')} in cart`,
   checkoutNeedsLogin: 'Please log in to proceed to checkout.',
   checkoutFailed: (message: string) => `Checkout Failed: ${message}`,
   checkoutNoSession: 'Failed to get checkout session ID.',

@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import { formatCents } from '../shared/format.ts';
-import type { ShippingMethod, ShippingSettings, ShipTo, ShopInfoPayload } from '../shared/shipping.ts';
+import type {
+  ShippingMethod,
+  ShippingSettings,
+  ShipTo,
+  ShopInfoPayload,
+  ShopPricing,
+} from '../shared/shipping.ts';
 import { TAX_MODES } from '../shared/shipping.ts';
 import { getJson, readJson } from './api.ts';
 
@@ -36,6 +42,22 @@ function readMethods(v: unknown): ShippingMethod[] | null {
   return list.some((m) => m === null) ? null : (list as ShippingMethod[]);
 }
 
+/** The price rules (minimum, quantity discounts); undefined when missing or unreadable, so nothing is said. */
+function readPricing(v: unknown): ShopPricing | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const r = v as Record<string, unknown>;
+  if (!Number.isInteger(r.minimumCents) || (r.minimumCents as number) < 1) return undefined;
+  if (!Array.isArray(r.quantityTiers)) return undefined;
+  const tiers: ShopPricing['quantityTiers'] = [];
+  for (const t of r.quantityTiers as unknown[]) {
+    const { minQuantity, percent } = (t ?? {}) as Record<string, unknown>;
+    if (!Number.isInteger(minQuantity) || (minQuantity as number) < 1) return undefined;
+    if (typeof percent !== 'number' || !(percent > 0 && percent < 100)) return undefined;
+    tiers.push({ minQuantity: minQuantity as number, percent });
+  }
+  return { minimumCents: r.minimumCents as number, quantityTiers: tiers };
+}
+
 const PAYMENT_MODES = ['simulator', 'stripe-test', 'stripe-live'] as const;
 
 /** A light check of the answer (no schema library in the pages' chunks); null when it is unreadable. */
@@ -50,7 +72,8 @@ export function readShopInfo(data: unknown): ShopInfoPayload | null {
   const settings: ShippingSettings = { US, CA };
   const paymentMode =
     PAYMENT_MODES.find((m) => m === r.paymentMode) ?? (r.testMode ? 'simulator' : 'stripe-test');
-  return { testMode: r.testMode, paymentMode, tax, shipping: settings };
+  const pricing = readPricing(r.pricing);
+  return { testMode: r.testMode, paymentMode, tax, shipping: settings, ...(pricing ? { pricing } : {}) };
 }
 
 async function fetchShopInfo(): Promise<ShopInfoPayload | null> {

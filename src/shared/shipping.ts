@@ -117,6 +117,16 @@ export const TAX_WORDS: Record<TaxMode, string> = {
   test: 'Test mode: no tax is charged. In live mode taxes are calculated by the payment provider at checkout.',
 };
 
+/** The price rules every page may state (docs/domain.md "Prices"): the minimum per piece, the quantity discounts. */
+export const shopPricing = z.object({
+  minimumCents: z.number().int().positive(),
+  /** Rising by pieces; `percent` off the line from `minQuantity` pieces of one line. */
+  quantityTiers: z.array(
+    z.object({ minQuantity: z.number().int().positive(), percent: z.number().positive() }),
+  ),
+});
+export type ShopPricing = z.infer<typeof shopPricing>;
+
 /** GET /api/shop: what every page may say about the shop's checkout (public, no secrets). */
 export const shopInfoPayload = z.object({
   testMode: z.boolean(),
@@ -124,6 +134,8 @@ export const shopInfoPayload = z.object({
   paymentMode: z.enum(['simulator', 'stripe-test', 'stripe-live']),
   tax: z.enum(TAX_MODES),
   shipping: shippingSettings,
+  /** Always sent; a page that reads an answer without it says nothing about the rules. */
+  pricing: shopPricing.optional(),
 });
 export type ShopInfoPayload = z.infer<typeof shopInfoPayload>;
 

@@ -23,6 +23,9 @@ describe('production figures', () => {
     expect(formatHours(31.6)).toBe('32 h');
     expect(formatGrams(18.4)).toBe('18 g');
     expect(formatGrams(1240)).toBe('1.24 kg');
+    // Grouped like prices, so a big queue reads at a glance.
+    expect(formatHours(18_000)).toBe('18,000 h');
+    expect(formatGrams(2_678_400)).toBe('2,678.40 kg');
   });
 });
 

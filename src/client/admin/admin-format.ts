@@ -1,4 +1,4 @@
-import { formatDate } from '../../shared/format.ts';
+import { formatDate, formatNumber } from '../../shared/format.ts';
 
 // Dates and amounts as the panel shows them (the shop's formats are in src/shared/format.ts).
 
@@ -28,13 +28,13 @@ export function formatDay(day: string): string {
 export function formatHours(hours: number): string {
   if (!Number.isFinite(hours)) return '';
   if (hours < 1) return `${Math.max(1, Math.round(hours * 60))} min`;
-  return `${hours < 10 ? hours.toFixed(1) : Math.round(hours)} h`;
+  return `${hours < 10 ? hours.toFixed(1) : formatNumber(hours, 0)} h`;
 }
 
 /** Grams of filament: '18 g', '1.24 kg'. */
 export function formatGrams(grams: number): string {
   if (!Number.isFinite(grams)) return '';
-  return grams >= 1000 ? `${(grams / 1000).toFixed(2)} kg` : `${Math.round(grams)} g`;
+  return grams >= 1000 ? `${formatNumber(grams / 1000, 2)} kg` : `${Math.round(grams)} g`;
 }
 
 /**

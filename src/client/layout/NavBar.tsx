@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, NavLink, useNavigate } from 'react-router';
 import { cartCount } from '../cart/cart-item.ts';
 import { useCart } from '../cart/cart-store.ts';
+import { MSG } from '../messages.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 
 function CartIcon() {
@@ -91,7 +92,7 @@ export function NavBar() {
                   <span className="badge" data-testid="cart-count" aria-hidden="true">
                     {count}
                   </span>
-                  <span className="visually-hidden">{count} items in cart</span>
+                  <span className="visually-hidden">{MSG.itemsInCart(count)}</span>
                 </Link>
               </li>
               <li>

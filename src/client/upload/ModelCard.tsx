@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
+import { formatCount, formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
 import type { ModelPayload } from '../../shared/models.ts';
 import { addCartItem, replaceCartModel } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
@@ -10,6 +10,7 @@ import { viewMeshUrl } from '../viewer/view-url.ts';
 import { ColorOptions } from './ColorOptions.tsx';
 import { type Choices, listPrice, MAX_NOTES, MAX_QUANTITY, parseQuantity, toCartItem } from './choices.ts';
 import { scaleModel } from './model-api.ts';
+import { minimumNote, tiersText } from './price-notes.ts';
 import { StrengthOptions } from './StrengthOptions.tsx';
 import { UPLOAD_MSG } from './upload-messages.ts';
 import { useQuote } from './use-quote.ts';
@@ -62,6 +63,10 @@ export function ModelCard({
   const unitPrice = quote?.unitPrice ?? listPrice(model, choices.strength);
   const lineTotal = quote?.lineTotal ?? (quantity === null ? null : unitPrice * quantity);
   const discount = quote?.breakdown?.discountPercent ?? 0;
+  // Why small parts cost the same at every strength, and the discounts before a line reaches one.
+  const pricing = shop?.pricing;
+  const priceNote = minimumNote({ prices: model.prices, strength: choices.strength, unitPrice, pricing });
+  const tiers = tiersText(pricing);
 
   const change = (patch: Partial<Choices>) => {
     onChoose(patch);
@@ -93,6 +98,7 @@ export function ModelCard({
   const tooBigId = `${id}-too-big`;
   const quantityId = `${id}-quantity`;
   const quantityHintId = `${id}-quantity-hint`;
+  const tiersId = `${id}-tiers`;
   const notesId = `${id}-notes`;
   const notesCountId = `${id}-notes-count`;
 
@@ -136,7 +142,7 @@ export function ModelCard({
             <div>
               <dt>Format</dt>
               <dd>
-                {model.format?.toUpperCase()} · {model.triangles?.toLocaleString('en-US')} triangles
+                {model.format?.toUpperCase()} · {formatCount(model.triangles, 'triangle')}
               </dd>
             </div>
           </dl>
@@ -174,6 +180,7 @@ export function ModelCard({
           model={model}
           value={choices.strength}
           onChange={(strength) => change({ strength })}
+          note={priceNote}
         />
         <div className="model-fields">
           <div className="field quantity-field">
@@ -187,12 +194,19 @@ export function ModelCard({
               step={1}
               value={choices.quantityText}
               aria-invalid={quantity === null}
-              aria-describedby={quantity === null ? quantityHintId : undefined}
+              aria-describedby={
+                [quantity === null && quantityHintId, tiers && tiersId].filter(Boolean).join(' ') || undefined
+              }
               onChange={(e) => change({ quantityText: e.target.value })}
             />
             {quantity === null && (
               <small id={quantityHintId} className="field-error">
                 Enter a whole number from 1 to {MAX_QUANTITY}.
+              </small>
+            )}
+            {tiers && (
+              <small id={tiersId} className="hint" data-testid="quantity-tiers">
+                {tiers}
               </small>
             )}
           </div>

@@ -3,20 +3,26 @@ import { formatMoney } from '../../shared/format.ts';
 import type { ModelPayload } from '../../shared/models.ts';
 import { listPrice } from './choices.ts';
 
-/** Strength 1-5 as a radio group; each option shows its label, n/5 and its price for this model. */
+/**
+ * Strength 1-5 as a radio group; each option shows its label, n/5 and its price for this model, and `note`
+ * under them says why prices are what they are (the minimum price).
+ */
 export function StrengthOptions({
   name,
   model,
   value,
   onChange,
+  note,
 }: {
   name: string;
   model: Pick<ModelPayload, 'prices'>;
   value: Strength;
   onChange: (strength: Strength) => void;
+  note?: string | null;
 }) {
+  const noteId = `${name}-note`;
   return (
-    <fieldset className="option-group">
+    <fieldset className="option-group" aria-describedby={note ? noteId : undefined}>
       <legend>Strength</legend>
       <div className="strength-options">
         {STRENGTHS.map((s) => (
@@ -36,6 +42,11 @@ export function StrengthOptions({
           </label>
         ))}
       </div>
+      {note && (
+        <p id={noteId} className="hint strength-note" data-testid="minimum-note">
+          {note}
+        </p>
+      )}
     </fieldset>
   );
 }

@@ -59,7 +59,8 @@ function upload(ip: string, cookie?: string) {
   });
 }
 
-const TOO_MANY = `Your network has added ${modelsPerDay} models in the last 24 hours, the most we accept. Please try again later.`;
+// Counts read like prices: grouped ("1,000 models"), and never "1 models".
+const TOO_MANY = `Your network has added ${modelsPerDay.toLocaleString('en-US')} models in the last 24 hours, the most we accept. Please try again later.`;
 
 describe('per-IP upload quota', () => {
   it('stores a keyed hash of the address with each model, never the address', async () => {

@@ -1,3 +1,4 @@
+import { formatCount } from '../../shared/format.ts';
 import type { Db } from '../db/client.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { ipUploadStats, uploadStats } from './models-repository.ts';
@@ -42,7 +43,7 @@ export async function checkQuota(
   if (stats.recentCount >= limits.modelsPerDay) {
     throw new HttpError(
       429,
-      `You have added ${limits.modelsPerDay} models in the last 24 hours, the most we accept. Please try again later.`,
+      `You have added ${formatCount(limits.modelsPerDay, 'model')} in the last 24 hours, the most we accept. Please try again later.`,
       retryAfter(stats.oldestRecent, now),
     );
   }
@@ -69,7 +70,7 @@ export async function checkIpQuota(
   if (stats.recentCount >= limits.modelsPerDay) {
     throw new HttpError(
       429,
-      `Your network has added ${limits.modelsPerDay} models in the last 24 hours, the most we accept. Please try again later.`,
+      `Your network has added ${formatCount(limits.modelsPerDay, 'model')} in the last 24 hours, the most we accept. Please try again later.`,
       retryAfter(stats.oldestRecent, now),
     );
   }

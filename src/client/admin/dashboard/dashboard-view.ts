@@ -1,6 +1,6 @@
 import { type AdminDashboard, DASHBOARD_WEEKS } from '../../../shared/admin-dashboard.ts';
 import { colorName, colorSwatch, statusLabel, strengthLabel } from '../../../shared/catalog.ts';
-import { formatCents } from '../../../shared/format.ts';
+import { formatCents, formatNumber } from '../../../shared/format.ts';
 
 // What the dashboard draws and writes, from the server's figures: the rows of each chart (and of its table
 // for screen readers), the headline figures and the sentences around them. No chart library here.
@@ -100,7 +100,7 @@ export function testOrdersNote(d: AdminDashboard): string | null {
 /** Hours as the queue card shows them: '9.5 h', '0 h'. */
 export function queueText(hours: number): string {
   if (!Number.isFinite(hours) || hours <= 0) return '0 h';
-  return hours < 10 ? `${Math.round(hours * 10) / 10} h` : `${Math.round(hours)} h`;
+  return hours < 10 ? `${Math.round(hours * 10) / 10} h` : `${formatNumber(hours, 0)} h`;
 }
 
 /** '14:00' as '2 pm', '09:30' as '9:30 am'. */

@@ -17,6 +17,7 @@ export {
 } from './analysis.ts';
 export { MAX_COORDINATE } from './coordinates.ts';
 export { DETECT_BYTES, detectFormat } from './detect.ts';
+export { assertEnclosesVolume, enclosesVolume, NO_VOLUME_MESSAGE } from './encloses-volume.ts';
 export { MeshError, type MeshErrorCode } from './errors.ts';
 export { MAX_TRIANGLES } from './geometry.ts';
 export { createParser } from './parse.ts';

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import {
   analyse3mf,
+  assertEnclosesVolume,
   collectFed,
   createMeshAnalyzer,
   createParser,
@@ -55,11 +56,6 @@ export type AnalyzeResult =
       timings: { analysis: number; preview: number; view: number };
     }
   | { ok: false; code: MeshErrorCode; message: string };
-
-/** 1 mm³: an open mesh enclosing less is a surface, not a solid. */
-const MIN_VOLUME_CM3 = 0.001;
-/** A closed mesh is a solid however small (e.g. drawn in inches: 0.89 mm³ is 14.6 cm³), down to this. */
-const MIN_CLOSED_VOLUME_CM3 = 1e-9;
 
 /** A model read once: its analysis, its triangles if few, and a way to read them all again. */
 type Read = {
@@ -139,15 +135,7 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
       model = await read(fd, size, task.extension);
       // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
       // closed model is accepted: its card shows its size and offers the one-click scale from inches.
-      const { volumeCm3, watertight } = model.analysis;
-      if (volumeCm3 < (watertight ? MIN_CLOSED_VOLUME_CM3 : MIN_VOLUME_CM3)) {
-        return {
-          ok: false,
-          code: 'no-volume',
-          message:
-            'This model encloses no volume (it is a flat or open surface), so there is nothing to print.',
-        };
-      }
+      assertEnclosesVolume(model.analysis);
     } catch (err) {
       if (err instanceof MeshError) return { ok: false, code: err.code, message: err.message };
       throw err;

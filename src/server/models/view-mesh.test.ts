@@ -3,6 +3,7 @@ import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { describe, expect, it, vi } from 'vitest';
 import { box, triangles, uvSphere } from '../../mesh/testing/generate.ts';
+import { viewFactsOf } from './view-facts.ts';
 import { buildViewMesh, MAX_CACHE_VALENCE, weldSoup } from './view-mesh.ts';
 
 // The viewer's GLB: what it holds once decoded as a browser would (meshopt), and when it is simplified.
@@ -25,6 +26,7 @@ async function decode(glb: Uint8Array) {
       .listExtensionsUsed()
       .map((e) => e.extensionName),
     triangles: primitives[0]!.getIndices()!.getCount() / 3,
+    extras: doc.getRoot().getExtras(),
     min: position.getMin([0, 0, 0]),
     max: position.getMax([0, 0, 0]),
   };
@@ -36,6 +38,7 @@ describe('the view mesh', () => {
     expect(new TextDecoder().decode(view.glb.subarray(0, 4))).toBe('glTF');
     expect(view).toMatchObject({ triangles: 12, simplified: false });
     const decoded = await decode(view.glb);
+    expect(decoded.extras).toEqual({ simplified: false });
     expect(decoded.extensions).toContain('EXT_meshopt_compression');
     expect(decoded.triangles).toBe(12);
     expect(decoded.min).toEqual([5, 0, 0]);
@@ -47,6 +50,7 @@ describe('the view mesh', () => {
     expect(sphere.length / 9).toBeGreaterThan(150_000);
     const view = await buildViewMesh(sphere, 20_000);
     expect(view.simplified).toBe(true);
+    expect(viewFactsOf(view.glb)).toEqual({ simplified: true });
     expect(view.triangles).toBeLessThanOrEqual(20_000);
     expect(view.triangles).toBeGreaterThan(10_000);
     const decoded = await decode(view.glb);
@@ -57,6 +61,28 @@ describe('the view mesh', () => {
     }
     // Far smaller than the file it stands for (36 bytes a triangle in the soup).
     expect(view.glb.length).toBeLessThan(20_000 * 12);
+  });
+
+  it('says it was simplified only when the simplifier took triangles off, in the GLB itself', async () => {
+    const sphere = Float32Array.from(triangles(uvSphere(50, 120, 60)));
+    const count = sphere.length / 9;
+    // A few faces that draw nothing (two corners the same, a repeat) are left out: not simplified.
+    const withDegenerate = new Float32Array([
+      ...sphere,
+      ...[0, 0, 0, 0, 0, 0, 1, 1, 1],
+      ...[5, 5, 5, 5, 5, 5, 5, 5, 5],
+      ...sphere.subarray(0, 18),
+    ]);
+    const kept = await buildViewMesh(withDegenerate, count);
+    expect(kept).toMatchObject({ triangles: count, simplified: false });
+    expect((await decode(kept.glb)).extras).toEqual({ simplified: false });
+    expect(viewFactsOf(kept.glb)).toEqual({ simplified: false });
+    // One triangle over the limit: the simplifier runs and says so.
+    const cut = await buildViewMesh(sphere, count - 1);
+    expect(cut.simplified).toBe(true);
+    expect(cut.triangles).toBeLessThan(count);
+    expect((await decode(cut.glb)).extras).toEqual({ simplified: true });
+    expect(viewFactsOf(cut.glb)).toEqual({ simplified: true });
   });
 
   it('leaves out triangles that collapse to a line or a point, and refuses a model with none left', async () => {

@@ -2,15 +2,15 @@ import { Document, NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
 import { VertexWelder } from '../../mesh/vertex-welder.ts';
+import { VIEW_MAX_TRIANGLES, type ViewFacts, viewExtras } from './view-facts.ts';
 
 // The 3D viewer's copy of a model: our own parser's triangles welded into an indexed mesh, simplified
 // above VIEW_MAX_TRIANGLES, reordered for the GPU's vertex cache and written as a GLB with meshopt
 // compression (EXT_meshopt_compression). The browser then never parses the original file: what the server
-// accepted is what the viewer draws, and a 64 MB upload becomes a download of a few megabytes.
+// accepted is what the viewer draws, and a 64 MB upload becomes a download of a few megabytes. Whether the
+// simplifier took triangles off is written into the GLB (view-facts.ts), where the viewer's words come from.
 // Positions stay float32 (no quantisation): exact sizes, and still small once meshopt-encoded.
 
-/** The most triangles drawn: smooth in the viewer, and quick to download and decode on a phone. */
-export const VIEW_MAX_TRIANGLES = 300_000;
 /** The simplifier's error budget, relative to the model's size: 0.5 % keeps every visible feature. */
 const SIMPLIFY_ERROR = 0.005;
 
@@ -124,8 +124,9 @@ function reorder(mesh: Indexed): Indexed {
   return { positions, indices };
 }
 
-async function writeGlb(mesh: Indexed): Promise<Uint8Array> {
+async function writeGlb(mesh: Indexed, facts: ViewFacts): Promise<Uint8Array> {
   const doc = new Document();
+  doc.getRoot().setExtras(viewExtras(facts));
   const buffer = doc.createBuffer();
   const vertexCount = mesh.positions.length / 3;
   const position = doc.createAccessor().setType('VEC3').setArray(mesh.positions).setBuffer(buffer);
@@ -155,7 +156,9 @@ export async function buildViewMesh(
   await Promise.all([MeshoptEncoder.ready, MeshoptSimplifier.ready]);
   const welded = weldSoup(soup);
   if (welded.indices.length === 0) throw new Error('The model has no triangles to show.');
-  const simplified = welded.indices.length > 3 * maxTriangles;
-  const mesh = reorder(simplified ? { ...welded, indices: simplify(welded, maxTriangles) } : welded);
-  return { glb: await writeGlb(mesh), triangles: mesh.indices.length / 3, simplified };
+  // Simplified: the simplifier ran and took triangles off (never the faces weldSoup left out).
+  const indices = welded.indices.length > 3 * maxTriangles ? simplify(welded, maxTriangles) : welded.indices;
+  const simplified = indices.length < welded.indices.length;
+  const mesh = reorder({ ...welded, indices });
+  return { glb: await writeGlb(mesh, { simplified }), triangles: mesh.indices.length / 3, simplified };
 }

@@ -136,6 +136,8 @@ test('an admin takes a paid order from the board to a printed job ticket and shi
     .filter({ has: page.getByRole('link', { name: `#${orderId}` }) });
   await expect(batch.getByRole('heading', { level: 2 })).toHaveText('Blue · Standard (3/5)');
   await expect(batch.getByRole('link', { name: CUBE })).toHaveAttribute('href', /\/api\/models\/.+\/file$/);
+  // The preview in the batch's color, as on the ticket below.
+  await expect(batch.locator('img').first()).toHaveAttribute('src', /[?&]color=blue(&|$)/);
   await expectAccessible(page);
   await batch.getByRole('button', { name: /^Start this batch/ }).click();
   await expect(batch.getByText(new RegExp(`Printing now: .*#${orderId}\\b`))).toBeVisible();
@@ -157,6 +159,7 @@ test('an admin takes a paid order from the board to a printed job ticket and shi
   ).toBeVisible();
   const line = ticket.locator('tbody tr').first();
   await expect(line).toContainText(CUBE);
+  await expect(line.locator('img')).toHaveAttribute('src', /[?&]color=blue(&|$)/);
   await expect(line).toContainText('Blue');
   await expect(line).toContainText('Standard (3/5)');
   await expect(line).toContainText('Flat side down, please.');

@@ -286,7 +286,8 @@ test('a rescale reaches the cart line and the 3D view', async ({ page, shop, req
   await expect(line).toHaveCount(1);
   await expect(line).toContainText('50.8 x 38.1 x 25.4 mm');
   const models = await page.evaluate(() => JSON.parse(localStorage.getItem('printCart') ?? '[]'));
-  await expect(line.locator('img')).toHaveAttribute('src', models[0].previewImage);
+  // In the line's colour (the card's default, Blue).
+  await expect(line.locator('img')).toHaveAttribute('src', `${models[0].previewImage}?color=blue`);
   await expect(page.locator('.cart-summary')).toHaveAttribute('data-state', 'quoted');
   await expect(line.getByTestId('line-total')).toHaveText(await tiny.getByTestId('line-total').innerText());
 

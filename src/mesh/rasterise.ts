@@ -85,11 +85,13 @@ export function parseHexColor(hex: string): [number, number, number] {
   return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
 }
 
-const toLinear = (c: number) => {
+/** An sRGB byte (0-255) as linear light (0-1). */
+export const toLinear = (c: number) => {
   const s = c / 255;
   return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 };
-const toSrgbByte = (l: number) => {
+/** Linear light (clamped to 0-1) as an sRGB byte. */
+export const toSrgbByte = (l: number) => {
   const c = l <= 0 ? 0 : l >= 1 ? 1 : l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055;
   return Math.round(c * 255);
 };

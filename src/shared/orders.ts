@@ -7,6 +7,7 @@ export const orderItemPayload = z.object({
   item_id: z.number(),
   file_name: z.string(),
   unique_file_path: z.string().nullable(),
+  /** The line's preview, in the line's color (`?color=red`). */
   preview_image_url: z.string().nullable(),
   color: z.string(),
   strength: z.number(),
@@ -16,6 +17,10 @@ export const orderItemPayload = z.object({
   line_total: z.number(),
   quantity: z.number(),
   notes: z.string().nullable(),
+  /** Millimetres: the model's size as ordered (a model rescaled from inches is its own model); null without one. */
+  dimensions: z.object({ x: z.number(), y: z.number(), z: z.number() }).nullable(),
+  /** How the stored file is scaled to that size: what the 3D viewer draws its view mesh at (1 if unscaled). */
+  scale: z.number(),
 });
 
 export const orderPayload = z.object({

@@ -1,5 +1,6 @@
 import { colorName, colorSwatch, MAX_ITEM_QUANTITY, strengthLabel } from '../../shared/catalog.ts';
 import { formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import type { CartItem } from './cart-item.ts';
 import { isPriced, lineErrorText, type QuotedLine } from './cart-quote.ts';
 import { removeCartItem, setCartQuantity } from './cart-store.ts';
@@ -38,7 +39,12 @@ export function CartLine({
     >
       <div className="thumb">
         {item.previewImage ? (
-          <img src={item.previewImage} alt={`Preview of ${item.fileName}`} width="96" height="96" />
+          <img
+            src={previewInColor(item.previewImage, item.color)}
+            alt={`Preview of ${item.fileName}`}
+            width="96"
+            height="96"
+          />
         ) : (
           <span className="no-preview">No Preview</span>
         )}

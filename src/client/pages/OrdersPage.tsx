@@ -1,7 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { carrierName } from '../../shared/carriers.ts';
 import { colorName, colorSwatch, strengthLabel } from '../../shared/catalog.ts';
-import { formatDate, formatMoney } from '../../shared/format.ts';
+import { formatDate, formatDimensions, formatMoney } from '../../shared/format.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
@@ -12,7 +13,7 @@ import { fetchOrders, type OrderItemView, type OrderView } from './order-api.ts'
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
-type Viewing = { url: string; fileName: string; color: string };
+type Viewing = { url: string; fileName: string; color: string; scale: number };
 
 // Not imported from shared/address.ts: that module's schema would bring zod into this page's chunk.
 const COUNTRY_NAMES: Record<string, string> = { US: 'United States', CA: 'Canada' };
@@ -103,7 +104,12 @@ function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => v
     <li className="order-item">
       <div className="thumb">
         {item.preview_image_url ? (
-          <img src={item.preview_image_url} alt={`Preview of ${item.file_name}`} width="96" height="96" />
+          <img
+            src={previewInColor(item.preview_image_url, item.color)}
+            alt={`Preview of ${item.file_name}`}
+            width="96"
+            height="96"
+          />
         ) : (
           <span className="no-preview">No Preview</span>
         )}
@@ -116,6 +122,11 @@ function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => v
           {colorName(item.color)} · Strength: {strengthLabel(item.strength)} ({item.strength}/5) · Unit cost:{' '}
           {formatMoney(item.cost)}
         </p>
+        {item.dimensions && (
+          <p className="meta">
+            Size: <span data-testid="dimensions">{formatDimensions(item.dimensions)}</span>
+          </p>
+        )}
         {item.notes && <p className="notes">Notes: {item.notes}</p>}
       </div>
       <div className="order-item-side">
@@ -132,6 +143,8 @@ function Item({ item, onView }: { item: OrderItemView; onView: (v: Viewing) => v
                 url: viewMeshUrl(modelId),
                 fileName: item.file_name,
                 color: item.color,
+                // The size ordered: a model rescaled from inches shares its original's view mesh.
+                scale: item.scale || 1,
               })
             }
           >

@@ -1,5 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
+import type { BufferGeometry } from 'three';
+import { formatDimensions } from '../../shared/format.ts';
 import { useCoarsePointer } from '../ui/useCoarsePointer.ts';
 
 import { fetchWithProgress, loadedText, percentOf } from './fetch-progress.ts';
@@ -10,7 +12,7 @@ import './viewer.css';
 
 type Phase =
   | { kind: 'loading'; loaded: number; total: number | null }
-  | { kind: 'ready'; cell: number; simplified: boolean }
+  | { kind: 'ready'; cell: number; simplified: boolean; size: string }
   | { kind: 'error'; message: string };
 
 function webglAvailable(): boolean {
@@ -22,6 +24,16 @@ function webglAvailable(): boolean {
   } catch {
     return false;
   }
+}
+
+/** The size drawn, in the model's axes (three's Y is the model's Z, up): what a test or a reader can check. */
+function drawnSize(geometry: BufferGeometry): string {
+  const box = geometry.boundingBox!;
+  return formatDimensions({
+    x: box.max.x - box.min.x,
+    y: box.max.z - box.min.z,
+    z: box.max.y - box.min.y,
+  });
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
@@ -110,7 +122,7 @@ export default function ViewerModal({
           throw err;
         }
         viewerRef.current = viewer;
-        setPhase({ kind: 'ready', cell: viewer.grid.cell, simplified });
+        setPhase({ kind: 'ready', cell: viewer.grid.cell, simplified, size: drawnSize(geometry) });
       } catch (err) {
         if (controller.signal.aborted) return;
         console.warn('3D viewer:', err);
@@ -177,7 +189,7 @@ export default function ViewerModal({
           </button>
         </header>
 
-        <div className="viewer-frame">
+        <div className="viewer-frame" data-drawn-size={ready ? phase.size : undefined}>
           <div ref={stageRef} className="viewer-stage" />
           {phase.kind === 'loading' && (
             <div className="viewer-overlay">

@@ -276,7 +276,8 @@ export async function openSession(deps: CheckoutDeps, order: Order): Promise<Cre
         unitCents: item.unitPriceCents,
         discountPercent: item.breakdown?.discountPercent ?? 0,
       }),
-      imageUrl: item.modelId && previewKey ? await deps.previewLinks.sign(item.modelId, expiresAt) : null,
+      imageUrl:
+        item.modelId && previewKey ? await deps.previewLinks.sign(item.modelId, expiresAt, item.color) : null,
       amountCents: item.lineTotalCents,
     });
   }

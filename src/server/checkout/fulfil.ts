@@ -281,7 +281,7 @@ async function queueConfirmation(deps: FulfilDeps, tx: Db, order: Order, address
       unitCents: i.unitPriceCents,
       lineCents: i.lineTotalCents,
       discountPercent: i.breakdown?.discountPercent ?? 0,
-      imageUrl: i.modelId ? await deps.previewLinks.sign(i.modelId, imagesUntil) : null,
+      imageUrl: i.modelId ? await deps.previewLinks.sign(i.modelId, imagesUntil, i.color) : null,
     });
   }
   const { config } = deps.ctx;

@@ -2,7 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { DEFAULT_COLOR } from '../../shared/catalog.ts';
+import { STORED_PREVIEW_COLOR } from '../../shared/preview-color.ts';
 import type { Model } from '../db/schema.ts';
 import { models } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
@@ -178,7 +178,7 @@ async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string
   try {
     await streamToFile(stored.stream, temp);
     const extension = model.format === 'obj' || model.format === '3mf' ? model.format : 'stl';
-    result = await deps.pool.extras({ path: temp, extension, color: DEFAULT_COLOR, extra }, client);
+    result = await deps.pool.extras({ path: temp, extension, color: STORED_PREVIEW_COLOR, extra }, client);
   } catch (err) {
     if (err instanceof AnalysisLimitError && err.reason === 'busy') {
       throw new HttpError(503, BUSY, { 'retry-after': '30' });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { DEFAULT_COLOR } from '../../shared/catalog.ts';
+import { STORED_PREVIEW_COLOR } from '../../shared/preview-color.ts';
 import type { Db } from '../db/client.ts';
 import type { Model } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
@@ -60,7 +60,7 @@ async function analyse(
   const asked = performance.now();
   try {
     result = await deps.pool.analyze(
-      { path: upload.tempPath, extension: upload.extension, color: DEFAULT_COLOR },
+      { path: upload.tempPath, extension: upload.extension, color: STORED_PREVIEW_COLOR },
       client,
     );
   } catch (err) {

@@ -1,11 +1,14 @@
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { trackingUrl } from '../../shared/carriers.ts';
 import type { OrderPayload } from '../../shared/orders.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import type { Db } from '../db/client.ts';
-import { orderEvents, orderFlags, orderItems, orders, refunds } from '../db/schema.ts';
+import { models, orderEvents, orderFlags, orderItems, orders, refunds } from '../db/schema.ts';
 import { canMove } from './state-machine.ts';
 
 const dollars = (cents: number) => Math.round(cents) / 100;
+/** Millimetres to the micrometre: what a float's tail adds is noise. */
+const mm = (value: number) => Math.round(value * 1000) / 1000;
 
 /** A user's orders, newest first, shaped as docs/api.md (GET /api/get_orders.php). */
 export async function listOrdersForUser(db: Db, userId: number, now: Date): Promise<OrderPayload[]> {
@@ -17,7 +20,16 @@ export async function listOrdersForUser(db: Db, userId: number, now: Date): Prom
   if (rows.length === 0) return [];
   const ids = rows.map((o) => o.id);
   const [items, refundRows, notes, flagged] = await Promise.all([
-    db.select().from(orderItems).where(inArray(orderItems.orderId, ids)).orderBy(asc(orderItems.id)),
+    // Each line's model as ordered: its size and scale (a rescale is a new model row; an ordered one stays).
+    db
+      .select({
+        item: orderItems,
+        model: { dimX: models.dimX, dimY: models.dimY, dimZ: models.dimZ, scale: models.scale },
+      })
+      .from(orderItems)
+      .leftJoin(models, eq(models.id, orderItems.modelId))
+      .where(inArray(orderItems.orderId, ids))
+      .orderBy(asc(orderItems.id)),
     db
       .select()
       .from(refunds)
@@ -84,18 +96,22 @@ export async function listOrdersForUser(db: Db, userId: number, now: Date): Prom
       .map((n) => ({ text: n.note ?? '', created_at: n.createdAt.toISOString() })),
     can_cancel: canMove(o.status, 'cancelled', 'customer') && !hasOpenFlag.has(o.id),
     items: items
-      .filter((i) => i.orderId === o.id)
-      .map((i) => ({
+      .filter(({ item: i }) => i.orderId === o.id)
+      .map(({ item: i, model }) => ({
         item_id: i.id,
         file_name: i.fileName,
         unique_file_path: i.modelId,
-        preview_image_url: i.modelId ? `/api/models/${encodeURIComponent(i.modelId)}/preview.png` : null,
+        preview_image_url: i.modelId
+          ? previewInColor(`/api/models/${encodeURIComponent(i.modelId)}/preview.png`, i.color)
+          : null,
         color: i.color,
         strength: i.strength,
         cost: dollars(i.unitPriceCents),
         line_total: dollars(i.lineTotalCents),
         quantity: i.quantity,
         notes: i.notes,
+        dimensions: model ? { x: mm(model.dimX), y: mm(model.dimY), z: mm(model.dimZ) } : null,
+        scale: model?.scale ?? 1,
       })),
   }));
 }

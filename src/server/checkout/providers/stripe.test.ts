@@ -298,7 +298,7 @@ describe('the checkout with Stripe', () => {
     expect(url).toBe(`https://checkout.stripe.test/c/pay/${id}`);
     const form = fake.requests.at(-1)!.form;
     expect(form.get('line_items[0][price_data][product_data][images][0]')).toMatch(
-      /^http:\/\/shop\.test\/api\/models\/m_[\w-]+\/preview\.png\?exp=\d+&sig=[\w-]+$/,
+      /^http:\/\/shop\.test\/api\/models\/m_[\w-]+\/preview\.png\?exp=\d+&sig=[\w-]+&color=blue$/,
     );
     expect(form.get('success_url')).toBe('http://shop.test/payment-success?session_id={CHECKOUT_SESSION_ID}');
   });

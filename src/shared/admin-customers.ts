@@ -47,7 +47,7 @@ export const adminCustomerList = z.object({
 });
 export type AdminCustomerList = z.infer<typeof adminCustomerList>;
 
-/** What staff can do to an account; each is one account_events row with who and when. */
+/** What staff did to or with an account; each is one account_events row with who and when. */
 export const ACCOUNT_ACTIONS = [
   'verified',
   'verification_sent',
@@ -55,6 +55,7 @@ export const ACCOUNT_ACTIONS = [
   'admin_revoked',
   'disabled',
   'enabled',
+  'file_downloaded',
 ] as const;
 export type AccountAction = (typeof ACCOUNT_ACTIONS)[number];
 
@@ -65,6 +66,7 @@ export const ACCOUNT_ACTION_LABELS: Record<AccountAction, string> = {
   admin_revoked: 'Admin access revoked',
   disabled: 'Account disabled',
   enabled: 'Account enabled',
+  file_downloaded: 'Model file downloaded by staff',
 };
 
 /** An action's label; an action this version does not know is shown as stored. */

@@ -1,39 +1,31 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { API } from '../../shared/api.ts';
 import type { ModelListPayload } from '../../shared/models.ts';
 import { clientBucket } from '../http/client-key.ts';
 import { methodNotAllowed } from '../http/route-helpers.ts';
-import { HttpError } from '../plugins/error-handler.ts';
 import { loadPricingSettings } from '../pricing/settings-repository.ts';
-import type { StoredFile } from '../storage/file-store.ts';
-import { findOwnedModel, findReadableModel, MODEL_NOT_FOUND, ownerOf } from './access.ts';
-import { ensurePreview, ensureViewMesh } from './extras-service.ts';
+import { findOwnedModel, findReadableModel, ownerOf } from './access.ts';
+import { ensureViewMesh } from './extras-service.ts';
 import { attachmentDisposition } from './file-name.ts';
 import { toModelPayload } from './model-payload.ts';
-import { findModel, hideModel, listOwnedModels } from './models-repository.ts';
+import { hideModel, listOwnedModels } from './models-repository.ts';
 import { resolveViewer } from './owner.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
-import { createPreviewLinks } from './preview-links.ts';
+import { previewRoute } from './preview-route.ts';
 import { checkQuota } from './quota.ts';
 import { scaleModel } from './scale-service.ts';
+import { sendStored } from './send-stored.ts';
+import { recordStaffDownload } from './staff-download.ts';
+import { readViewFacts } from './view-facts.ts';
 
-// A model, its file and its preview: for the owner, the owner of an order holding it, or staff (404 for
-// everyone else). Scaling makes a new model for the owner.
+// A model, its file, its preview (preview-route.ts) and its view mesh: for the owner, the owner of an order
+// holding it, or staff (404 for everyone else). Scaling makes a new model for the owner.
 
 const params = z.object({ id: z.string().max(64) });
 
 /** As many as the upload tool remembers (MAX_SAVED_MODELS). */
 const MAX_LISTED_MODELS = 100;
-
-function sendStored(reply: FastifyReply, stored: StoredFile | null, type: string): FastifyReply {
-  if (!stored) throw new HttpError(404, MODEL_NOT_FOUND);
-  return reply
-    .type(type)
-    .header('content-length', stored.size)
-    .header('x-content-type-options', 'nosniff')
-    .send(stored.stream);
-}
 
 export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
   const { ctx, store } = deps;
@@ -69,29 +61,17 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
 
   app.get(API.modelFile.path, async (req, reply) => {
     const { id } = params.parse(req.params);
-    const model = await findReadableModel(ctx.db, id, await resolveViewer(req));
+    const viewer = await resolveViewer(req);
+    const model = await findReadableModel(ctx.db, id, viewer);
+    const stored = await store.get(model.storageKey);
+    if (stored) await recordStaffDownload(ctx.db, { model, viewer, now: ctx.now(), log: req.log });
     reply
       .header('content-disposition', attachmentDisposition(model.fileName))
       .header('cache-control', 'private, no-store');
-    return sendStored(reply, await store.get(model.storageKey), 'application/octet-stream');
+    return sendStored(reply, stored, 'application/octet-stream');
   });
 
-  const previewLinks = createPreviewLinks(ctx.db, ctx.config.publicUrl);
-  app.get(API.modelPreview.path, async (req, reply) => {
-    const { id } = params.parse(req.params);
-    const { exp, sig } = (req.query ?? {}) as Record<string, unknown>;
-    // A signed link (order mail, hosted checkout) opens this one preview without a session.
-    const signed = sig !== undefined && (await previewLinks.verify(id, exp, sig, ctx.now()));
-    const model = signed
-      ? await findModel(ctx.db, id)
-      : await findReadableModel(ctx.db, id, await resolveViewer(req));
-    if (!model) throw new HttpError(404, MODEL_NOT_FOUND);
-    // A big model's preview is still being made just after its upload: this waits for it.
-    const { previewKey } = await ensurePreview(deps, model, clientBucket(req.ip), req.log);
-    // A model's preview never changes (a new scale is a new model): the browser may keep it a day.
-    reply.header('cache-control', 'private, max-age=86400');
-    return sendStored(reply, await store.get(previewKey!), 'image/png');
-  });
+  await previewRoute(app, deps);
 
   // What the 3D viewer draws: the view mesh made from our own parser's triangles (view-mesh.ts), made
   // now for a model uploaded before view meshes existed.
@@ -99,12 +79,14 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
     const { id } = params.parse(req.params);
     const found = await findReadableModel(ctx.db, id, await resolveViewer(req));
     const model = await ensureViewMesh(deps, found, clientBucket(req.ip), req.log);
-    const simplified = model.viewTriangles !== null && model.viewTriangles < model.triangles;
+    const stored = await store.get(model.viewKey!);
+    // Simplified is what the GLB says of itself (view-facts.ts), not a count of its triangles.
+    const view = stored && (await readViewFacts(stored, model));
     reply
       .header('cache-control', 'private, max-age=86400')
-      .header('x-view-simplified', simplified ? '1' : '0')
+      .header('x-view-simplified', view?.facts.simplified ? '1' : '0')
       .header('x-view-triangles', String(model.viewTriangles ?? model.triangles));
-    return sendStored(reply, await store.get(model.viewKey!), 'model/gltf-binary');
+    return sendStored(reply, view?.stored ?? null, 'model/gltf-binary');
   });
 
   app.post(API.scaleModel.path, async (req, reply) => {

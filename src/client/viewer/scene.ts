@@ -59,7 +59,8 @@ export function createViewer(
   const scene = new Scene();
   const box = geometry.boundingBox!;
   const sphere = geometry.boundingSphere!;
-  const radius = Math.max(sphere.radius, 0.5);
+  // A floor only against a degenerate box: a micron model keeps its own scale (docs/domain.md).
+  const radius = Math.max(sphere.radius, 1e-4);
 
   const camera = new PerspectiveCamera(35, 1, radius / 100, radius * 200);
   scene.add(camera);

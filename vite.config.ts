@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The client lives in src/client; `npm run dev` proxies /api to the server on :3000.
+// The client lives in src/client; `npm run dev` proxies /api to the server on :3000 (or PORT).
 export default defineConfig({
   root: 'src/client',
   publicDir: 'public',
@@ -13,6 +13,6 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': { target: 'http://localhost:3000' } },
+    proxy: { '/api': { target: `http://localhost:${process.env.PORT ?? 3000}` } },
   },
 });

@@ -1,6 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { ConsoleMessage, Page } from '@playwright/test';
+import { switchToAdmin } from './admin-helpers.ts';
+import { apiCheckout, apiCustomer } from './checkout-helpers.ts';
 import { expect, test } from './fixtures.ts';
-import { newCustomer } from './helpers.ts';
+import { CUBE, newCustomer, writeModels } from './helpers.ts';
 
 // A clean console: no error and no warning, not even a failed request, on any route, logged out and in,
 // at desktop and phone widths (the shared page fixture tolerates 4xx answers; this journey does not).
@@ -36,10 +40,21 @@ function listen(page: Page): string[] {
   return seen;
 }
 
-async function visitAll(page: Page, seen: string[]) {
+/** The pages of the admin panel, each loaded directly (the panel's chunk, its stylesheet, the charts). */
+const ADMIN_ROUTES = [
+  '/admin/',
+  '/admin/orders',
+  '/admin/production',
+  '/admin/settings',
+  '/admin/customers',
+  '/admin/messages',
+  '/admin/dashboard',
+];
+
+async function visitAll(page: Page, seen: string[], routes = ROUTES) {
   for (const size of WIDTHS) {
     await page.setViewportSize(size);
-    for (const route of ROUTES) {
+    for (const route of routes) {
       await page.goto(route);
       await page.waitForLoadState('networkidle');
       expect(seen, `console on ${route} at ${size.width} px`).toEqual([]);
@@ -57,4 +72,26 @@ test('no console error or warning on any route for a logged-in customer', async 
   await newCustomer(page, shop, request);
   const seen = listen(page);
   await visitAll(page, seen);
+});
+
+test("no console error or warning on the admin panel's pages", async ({ page }) => {
+  test.setTimeout(120_000);
+  await switchToAdmin(page);
+  const seen = listen(page);
+  await visitAll(page, seen, ADMIN_ROUTES);
+});
+
+test("no console error or warning on a direct load of the payment simulator's page", async ({
+  page,
+  shop,
+}) => {
+  // The checkout is made through the API in the page's own context, so the page is the customer's.
+  await apiCustomer(shop, page.request);
+  const dir = writeModels();
+  const { sessionId } = await apiCheckout(shop, page.request, path.join(dir, CUBE), false);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const seen = listen(page);
+  await visitAll(page, seen, [`/pay/simulator/${sessionId}`]);
+  await expect(page.getByText('TEST MODE', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeVisible();
 });

@@ -70,10 +70,34 @@ test('the navigation bar and footer lead to their pages', async ({ page }) => {
   }
 });
 
-test('an unknown path redirects to the home page', async ({ page }) => {
-  await page.goto('/no/such/page');
+test('an unknown path redirects to the home page, which says the page was not found', async ({ page }) => {
+  await page.goto('/no-such-page');
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/your design/i);
+  const notice = page.getByRole('status').filter({ hasText: "We couldn't find the page" });
+  await expect(notice).toHaveText("We couldn't find the page /no-such-page. Here is the home page instead.");
+  await expectAccessible(page);
+  // The next navigation leaves it behind.
+  await page.getByRole('contentinfo').getByRole('link', { name: 'FAQ' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/frequently asked/i);
+  await expect(notice).toHaveCount(0);
+
+  // Markup in a path is shown as text, a long path is cut short, and Dismiss hides the notice.
+  await page.goto(`/<b>bold</b>/${'x'.repeat(200)}`);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(notice).toContainText("We couldn't find the page /<b>bold</b>/xxx");
+  await expect(notice).toContainText('…');
+  await expect(notice.locator('b')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Dismiss this notice' }).click();
+  await expect(notice).toHaveCount(0);
+});
+
+test('a nested unknown path redirects to the home page too', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('status').filter({ hasText: "We couldn't find the page" })).toContainText(
+    '/no/such/page',
+  );
 });
 
 test('/orders sends a logged-out visitor to /login', async ({ page }) => {

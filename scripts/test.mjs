@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: unit + API tests (vitest), then the browser journeys (Playwright) when Chromium is found.
-// E2E_REQUIRED=1 turns a missing Chromium into a failure (CI). Ends with one line "N passed, N failed".
+// E2E_REQUIRED=1 turns a missing Chromium into a failure (CI). Ends with the failed and skipped tests, then
+// one line "N passed, N failed" (scripts/test-summary.mjs).
 // `npm test -- <files or patterns>` runs just those: unit/API files through vitest, e2e/*.spec.ts files
 // through Playwright (each runner only when a pattern is for it).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { combine, emptyOutcome, fromPlaywright, fromVitest, summaryLines } from './test-summary.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-tests-'));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -20,29 +22,11 @@ const e2ePatterns = patterns.filter(isE2e);
 const runUnit = patterns.length === 0 || unitPatterns.length > 0;
 const runE2e = patterns.length === 0 || e2ePatterns.length > 0;
 
-let passed = 0;
-let failed = 0;
 let ok = true;
-// Named again just above the summary line, each with the start of its error: a CI log is often read
-// from its end only.
-const failures = [];
-const relative = (file) => path.relative(process.cwd(), file);
-const ESC = String.fromCharCode(27);
-const ANSI = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
-/** The first lines of an error message, without colours, each line marked to be picked out by `.ci/run`. */
-function why(message) {
-  const lines = String(message ?? '')
-    .replace(ANSI, '')
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== '');
-  // Of the stack, only the first frame in the project's own code.
-  const frame = /^\s*at /;
-  const ours = lines.find((l) => frame.test(l) && !/node_modules|node:|<anonymous>/.test(l));
-  return [...lines.filter((l) => !frame.test(l)).slice(0, 10), ...(ours ? [ours] : [])].map(
-    (l) => `  | ${l}`,
-  );
-}
+let unit = emptyOutcome();
+let e2e = emptyOutcome();
+/** Whole runners left out, named again at the end. */
+const notes = [];
 
 if (runUnit) {
   const vitestJson = path.join(tmp, 'vitest.json');
@@ -54,25 +38,13 @@ if (runUnit) {
     `--outputFile.json=${vitestJson}`,
     ...unitPatterns,
   ]);
-  if (fs.existsSync(vitestJson)) {
-    const r = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-    for (const file of r.testResults) {
-      const bad = file.assertionResults.filter((a) => a.status === 'failed');
-      for (const a of bad)
-        failures.push(`${relative(file.name)} > ${a.fullName}`, ...why(a.failureMessages?.[0]));
-      // A file that failed as a whole (an import error, a hook) has no failed test to name.
-      if (bad.length === 0 && file.status === 'failed')
-        failures.push(`${relative(file.name)}: failed as a whole`, ...why(file.message));
-    }
-  }
+  if (fs.existsSync(vitestJson)) unit = fromVitest(JSON.parse(fs.readFileSync(vitestJson, 'utf8')));
   if (vitestStatus !== 0) {
     ok = false;
     // Every test passed, yet vitest failed: an error thrown outside any test (an uncaught exception in
     // the code under test, say), which its report does not list.
-    if (failures.length === 0)
-      failures.push(
+    if (unit.failures.length === 0)
+      unit.failures.push(
         'vitest: an error outside any test (see "Unhandled Errors" above)',
         `  | vitest exited with status ${vitestStatus}`,
       );
@@ -85,9 +57,11 @@ const chromium = [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromi
 if (!runE2e) {
   // Only unit/API patterns were given.
 } else if (process.env.SKIP_E2E === '1') {
-  console.log('SKIPPED: browser journeys (SKIP_E2E=1)');
+  notes.push('browser journeys (SKIP_E2E=1)');
+  console.log(`SKIPPED: ${notes.at(-1)}`);
 } else if (!chromium) {
-  console.log('SKIPPED: no Chromium (set CHROME_PATH or apt-get install -y chromium)');
+  notes.push('no Chromium (set CHROME_PATH or apt-get install -y chromium)');
+  console.log(`SKIPPED: ${notes.at(-1)}`);
   if (process.env.E2E_REQUIRED === '1') ok = false;
 } else {
   if (run(['vite', 'build', '--logLevel', 'warn']) !== 0) ok = false;
@@ -96,35 +70,19 @@ if (!runE2e) {
     CHROME_PATH: chromium,
     PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson,
   });
-  if (fs.existsSync(pwJson)) {
-    const report = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
-    const s = report.stats;
-    passed += s.expected;
-    failed += s.unexpected + (s.flaky ?? 0);
-    const walk = (suite) => {
-      for (const spec of suite.specs ?? []) {
-        const bad = spec.tests.find((t) => t.status === 'unexpected' || t.status === 'flaky');
-        if (!bad) continue;
-        const error = bad.results.find((r) => r.error)?.error;
-        failures.push(
-          `${relative(path.join(report.config.rootDir, spec.file))}:${spec.line} > ${spec.title}`,
-          ...why(error?.message),
-          ...(error?.location ? [`  | at ${relative(error.location.file)}:${error.location.line}`] : []),
-        );
-      }
-      for (const inner of suite.suites ?? []) walk(inner);
-    };
-    for (const suite of report.suites ?? []) walk(suite);
-  }
+  if (fs.existsSync(pwJson)) e2e = fromPlaywright(JSON.parse(fs.readFileSync(pwJson, 'utf8')));
   if (pwStatus !== 0) {
     ok = false;
-    if (!failures.some((f) => f.startsWith('e2e/')))
-      failures.push('playwright: failed outside any test (global setup, say)', `  | exit status ${pwStatus}`);
+    if (e2e.failures.length === 0)
+      e2e.failures.push(
+        'playwright: failed outside any test (global setup, say)',
+        `  | exit status ${pwStatus}`,
+      );
   }
 }
 
 fs.rmSync(tmp, { recursive: true, force: true });
-if (!ok && failed === 0) failed = 1; // a runner crashed before it could count
-for (const line of failures) console.log(line.startsWith('  | ') ? line : `FAILED: ${line}`);
-console.log(`${passed} passed, ${failed} failed`);
+const outcome = combine(unit, e2e);
+if (!ok && outcome.failed === 0) outcome.failed = 1; // a runner crashed before it could count
+for (const line of summaryLines(outcome, notes)) console.log(line);
 process.exit(ok ? 0 : 1);

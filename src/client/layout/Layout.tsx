@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { Footer } from './Footer.tsx';
 import { NavBar } from './NavBar.tsx';
+import { NotFoundNotice } from './NotFound.tsx';
 
 /** Scrolls to `#id` after navigation (e.g. the cart icon's /#cart-section), once the target exists. */
 /** How long a hash target is kept in view while the page above it is still loading (model cards, previews). */
@@ -68,6 +69,7 @@ export function Layout() {
       </a>
       <NavBar />
       <main id="main" tabIndex={-1}>
+        <NotFoundNotice />
         <Outlet />
       </main>
       <Footer />

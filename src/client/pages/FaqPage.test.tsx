@@ -8,7 +8,7 @@ import { forgetShopInfo } from '../shop-info.ts';
 import FaqPage from './FaqPage.tsx';
 
 // The FAQ says what the shop's checkout does (GET /api/shop): its tax handling and its shipping methods,
-// after SPEC's own sentences, which it shows alone until (or unless) the shop's answer is known.
+// after the specified sentences, which it shows alone until (or unless) the shop's answer is known.
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -97,7 +97,7 @@ describe('FaqPage', () => {
     expect(byTestId('faq-tax')?.textContent).toBe(` ${TAX_WORDS.test}`);
   });
 
-  it("keeps SPEC's sentences alone when the shop's answer fails", async () => {
+  it("keeps the specified sentences alone when the shop's answer fails", async () => {
     answer = () => Promise.resolve(Response.json({ error: 'Something went wrong.' }, { status: 500 }));
     await mount();
     await act(() => new Promise((r) => setTimeout(r, 50)));

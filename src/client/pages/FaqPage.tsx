@@ -6,7 +6,7 @@ import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 
 export default function FaqPage() {
   useDocumentTitle('FAQ');
-  // The shop's tax handling and shipping methods (GET /api/shop): until they are known, SPEC's words alone.
+  // The shop's tax handling and shipping methods (GET /api/shop): until they are known, the specified words alone.
   const shop = useShopInfo();
   return (
     <article className="page prose">

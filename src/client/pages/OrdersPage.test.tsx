@@ -9,7 +9,7 @@ import OrdersPage from './OrdersPage.tsx';
 
 // My Orders in a DOM, from a stubbed get_orders.php: the checkout's fields (line_total, payment_url,
 // ship_by, shipping method, tax, arrival window), the back office's (test mode, carrier and tracking page,
-// refunds, notes, cancelling), Order again (into the cart store) and SPEC's texts.
+// refunds, notes, cancelling), Order again (into the cart store) and the specified texts.
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -321,7 +321,7 @@ describe('My Orders', () => {
     expect(text()).not.toContain('quantity discount');
   });
 
-  it("keeps SPEC's texts: empty, no items, failure", async () => {
+  it('keeps the specified texts: empty, no items, failure', async () => {
     answer = { status: 200, body: [] };
     await mount(answer);
     expect(text()).toContain("You haven't placed any orders yet.");

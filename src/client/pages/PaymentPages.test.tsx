@@ -133,7 +133,7 @@ afterEach(() => {
 });
 
 describe('/payment-success', () => {
-  it("claims a paid order: SPEC's text, the order's state, and exactly its lines leave the cart", async () => {
+  it("claims a paid order: the specified text, the order's state, and exactly its lines leave the cart", async () => {
     // This browser mirrors the account; the account's saved cart already lost the paid cube (the server).
     localStorage.setItem(OWNER_KEY, 'ada');
     addCartItem(line('m_cube', 2));
@@ -309,7 +309,7 @@ const pendingOrder = {
 };
 
 describe('/payment-cancel', () => {
-  it("leaves the cart alone and links to it with SPEC's text; without an order it asks nothing", async () => {
+  it('leaves the cart alone and links to it with the specified text; without an order it asks nothing', async () => {
     addCartItem(line('m_cube', 2));
     const before = getCart();
     await mount('/payment-cancel', 'cancel');

@@ -31,7 +31,7 @@ export type OrderItemView = Omit<OrderItemPayload, 'line_total'> & { line_total?
 
 export type OrdersOutcome = { ok: true; orders: OrderView[] } | { ok: false; error: string };
 
-/** The orders, or SPEC's message for why not (the server's error, the status, or bad data). */
+/** The orders, or the specified message for why not (the server's error, the status, or bad data). */
 export async function fetchOrders(signal?: AbortSignal): Promise<OrdersOutcome> {
   const res = await getJson('/api/get_orders.php', { signal });
   if (!res.ok) {

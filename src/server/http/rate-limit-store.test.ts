@@ -3,7 +3,7 @@ import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postJson } from '../auth/testing.ts';
-import { haveRedis, TEST_REDIS_URL as REDIS_URL } from '../testing/redis.ts';
+import { needsRedis, TEST_REDIS_URL as REDIS_URL } from '../testing/redis.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 
 // Rate limits shared through Redis (REDIS_URL) by several app instances, and what happens when Redis
@@ -24,7 +24,7 @@ async function app(env: Record<string, string>, options: Parameters<typeof build
   return t;
 }
 
-describe.skipIf(!haveRedis)('rate limits in Redis (REDIS_URL)', () => {
+describe('rate limits in Redis (REDIS_URL)', needsRedis, () => {
   it('are shared by two app instances: 5 contact messages per client in all, the 6th is a 429 on either', async () => {
     const nameSpace = `test:${randomUUID()}:`;
     const a = await app({ REDIS_URL }, { rateLimitNamespace: nameSpace });

@@ -168,7 +168,11 @@ describe('cleanup racing a re-upload of the same bytes', () => {
 
 // On PostgreSQL both sides truly run at once: one holds a row lock on a connection of its own, the other
 // is started and seen (pg_stat_activity) waiting for that lock before the first commits.
-describe.runIf(inject('pgTemplateUrl'))('the same race with real concurrency (PostgreSQL only)', () => {
+const onPostgres = {
+  skip: !inject('pgTemplateUrl'),
+  meta: { skipReason: 'PostgreSQL only: set DATABASE_URL' },
+};
+describe('the same race with real concurrency (PostgreSQL only)', onPostgres, () => {
   const pgPool = () => (database.db as unknown as { $client: pg.Pool }).$client;
 
   async function untilWaitingForLock(): Promise<void> {

@@ -3,6 +3,13 @@ import net from 'node:net';
 // A Redis for the tests that need one: TEST_REDIS_URL or 127.0.0.1:6379. Without one they are
 // skipped, unless REDIS_REQUIRED=1 (CI), where a missing Redis fails the run.
 
+declare module 'vitest' {
+  interface TaskMeta {
+    /** Why a suite is skipped here, named in `npm test`'s summary (scripts/test-summary.mjs). */
+    skipReason?: string;
+  }
+}
+
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 function reachable(url: string): Promise<boolean> {
@@ -23,3 +30,9 @@ export const haveRedis = await reachable(TEST_REDIS_URL);
 if (!haveRedis && process.env.REDIS_REQUIRED === '1') {
   throw new Error(`REDIS_REQUIRED=1 but no Redis answers at ${TEST_REDIS_URL}`);
 }
+
+/** A suite's options that skip it without Redis, saying so in `npm test`'s summary. */
+export const needsRedis = {
+  skip: !haveRedis,
+  meta: { skipReason: `Redis not reachable at ${TEST_REDIS_URL}` },
+};

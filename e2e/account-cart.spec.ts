@@ -50,6 +50,8 @@ test('a cart started on a phone is found on the desktop after login, and merged'
   await expect(lines).toHaveCount(2);
   await expect(lines.filter({ hasText: CUBE }).getByLabel('Quantity', { exact: true })).toHaveValue('2');
   await expect(lines.filter({ hasText: BLOCK })).toHaveCount(1);
+  // The phone's model is a row of the saved list; it opens as its card.
+  await desktop.getByRole('button', { name: `Edit ${CUBE}`, exact: true }).click();
   await expect(modelCard(desktop, CUBE).locator('.price-box')).toHaveAttribute('data-state', 'quoted');
   await expect(modelCard(desktop, BLOCK)).toHaveCount(1);
   await desktop.screenshot({ path: test.info().outputPath('desktop-after-login.png'), fullPage: true });
@@ -69,7 +71,7 @@ test('a cart started on a phone is found on the desktop after login, and merged'
   await expect(phoneLines.filter({ hasText: BLOCK }).getByLabel('Quantity', { exact: true })).toHaveValue(
     '3',
   );
-  await expect(modelCard(phone, BLOCK)).toHaveCount(1);
+  await expect(phone.getByRole('button', { name: `Edit ${BLOCK}`, exact: true })).toHaveCount(1);
   await phone.screenshot({ path: test.info().outputPath('phone-after-sync.png'), fullPage: true });
 
   // Logging out on the desktop empties its cart but not the account's: the phone still has it.

@@ -56,7 +56,7 @@ test('an admin changes the price per gram: the preview moves, new uploads follow
     const orderId = await paidOrder(page, dir, { files: [BLOCK], strength: 'Solid' });
     await page.goto('/orders');
     const order = page.locator('.order-card').filter({ hasText: `Order #${orderId}` });
-    const placedUnit = (await order.locator('.order-item .meta').textContent())?.match(
+    const placedUnit = (await order.locator('.order-item .meta').first().textContent())?.match(
       /Unit cost:\s*(\$[\d.,]+)/,
     )?.[1];
     const placedTotal = await order.locator('.line-total').first().textContent();
@@ -124,7 +124,7 @@ test('an admin changes the price per gram: the preview moves, new uploads follow
       card.locator('.strength-option').filter({ hasText: 'Solid' }).locator('.strength-price'),
     ).toHaveText(after);
     await page.goto('/orders');
-    await expect(order.locator('.order-item .meta')).toContainText(`Unit cost: ${placedUnit}`);
+    await expect(order.locator('.order-item .meta').first()).toContainText(`Unit cost: ${placedUnit}`);
     await expect(order.locator('.line-total').first()).toHaveText(placedTotal ?? '');
     testInfo.annotations.push({ type: 'prices', description: `${placedUnit} -> ${after}` });
   } finally {

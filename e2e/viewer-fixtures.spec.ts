@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { box, toBinaryStl, toFloat32, triangles, uvSphere } from '../src/mesh/testing/generate.ts';
 import { decodePng } from '../src/mesh/testing/png-decode.ts';
+import { bambu3mf, scaleMove } from '../src/mesh/testing/threemf.ts';
 import { expect, test } from './fixtures.ts';
 
 // The 3D viewer opens every model the server accepts: each real-world fixture (numpy-stl's and
 // tinyobjloader's test files, HalfDonut.stl among them) is uploaded, and the viewer draws it from the
-// server's view mesh: no error text, and the model's blue in the canvas.
+// server's view mesh: no error text, and the model's blue in the canvas. It says "Simplified for display"
+// only when the server's view mesh was simplified, not when it left out a few degenerate triangles.
 
 const FIXTURES = path.resolve('fixtures/real-world');
 const DIRS = ['numpy-stl/stl_binary', 'numpy-stl/stl_ascii', 'numpy-stl/stl_tests', 'tinyobjloader'];
@@ -18,6 +22,28 @@ function modelPixels(png: Buffer): number {
     if (rgba[i + 2]! - rgba[i]! > 60) n++;
   }
   return n;
+}
+
+/**
+ * Opens the card of the n-th of `total` remembered models (oldest first; the upload tool lists them newest
+ * first, one row each, a row opening to its card) and its 3D viewer; gives the row and the dialog.
+ */
+async function openViewer(page: Page, n: number, total: number) {
+  const row = page
+    .getByRole('list', { name: 'Your models, newest first' })
+    // Its own items: an open card may hold lists of its own.
+    .locator(':scope > li')
+    .nth(total - 1 - n);
+  await row.getByRole('button', { name: /^Edit / }).click();
+  await row.getByRole('article').getByRole('button', { name: 'View 3D' }).click();
+  return { row, dialog: page.getByRole('dialog') };
+}
+
+/** Closes the viewer and folds the row back. */
+async function closeViewer(row: Locator, dialog: Locator) {
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await row.getByRole('button', { name: /^Close / }).click();
 }
 
 test('the viewer draws every real-world model the server accepts', async ({ page }) => {
@@ -56,10 +82,8 @@ test('the viewer draws every real-world model the server accepts', async ({ page
   );
   await page.reload();
   for (const [n, model] of accepted.entries()) {
-    const card = page.getByRole('article').nth(n);
-    await expect(card).toContainText(model.fileName);
-    await card.getByRole('button', { name: 'View 3D' }).click();
-    const dialog = page.getByRole('dialog');
+    const { row, dialog } = await openViewer(page, n, accepted.length);
+    await expect(row).toContainText(model.fileName);
     await expect(dialog.getByRole('button', { name: 'Fit to view' }), model.file).toBeEnabled({
       timeout: 30_000,
     });
@@ -69,7 +93,70 @@ test('the viewer draws every real-world model the server accepts', async ({ page
     if (model.file.endsWith('stl_binary/HalfDonut.stl')) {
       await dialog.screenshot({ path: test.info().outputPath('half-donut.png') });
     }
-    await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect(dialog).toBeHidden();
+    await closeViewer(row, dialog);
+  }
+});
+
+async function upload(page: Page, name: string, buffer: Buffer): Promise<{ id: string; triangles: number }> {
+  const res = await page.request.post('/api/uploads', {
+    multipart: { file: { name, mimeType: 'application/octet-stream', buffer } },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(res.status(), name).toBe(201);
+  return (await res.json()) as { id: string; triangles: number };
+}
+
+test('the viewer says "Simplified for display" only for a model it simplified', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  // A plate as Bambu Studio writes it, with 4 triangles that have a corner twice (exporters leave such):
+  // its view has 4 triangles fewer than its file, and nothing simplified.
+  const sphere = uvSphere(20, 128, 120);
+  const degenerate = {
+    vertices: sphere.vertices,
+    faces: [...sphere.faces, [0, 0, 1], [1, 2, 2], [3, 4, 3], [5, 5, 5]],
+  };
+  const plate = await upload(
+    page,
+    'Plate 1.3mf',
+    Buffer.from(
+      bambu3mf([
+        { mesh: degenerate, transform: scaleMove(1, 100, 100, 20) },
+        { mesh: box(20, 20, 20), transform: scaleMove(1, 140, 100, 0) },
+      ]),
+    ),
+  );
+  expect(plate.triangles).toBe(30_468 + 12);
+  // 358,800 triangles: above the 300,000 the viewer draws.
+  const big = await upload(
+    page,
+    'big.stl',
+    Buffer.from(toBinaryStl(toFloat32(triangles(uvSphere(40, 600, 300))))),
+  );
+  expect(big.triangles).toBeGreaterThan(300_000);
+
+  await page.evaluate(
+    (ids) => {
+      const models = ids.map((id, n) => ({ key: `k${n}`, id, choices: {} }));
+      localStorage.setItem('printUploads', JSON.stringify({ version: 1, models }));
+    },
+    [plate.id, big.id],
+  );
+  await page.reload();
+  for (const [n, simplified] of [
+    [0, false],
+    [1, true],
+  ] as const) {
+    const { row, dialog } = await openViewer(page, n, 2);
+    await expect(dialog.getByRole('button', { name: 'Fit to view' })).toBeEnabled({ timeout: 60_000 });
+    await expect(dialog.locator('.viewer-hint')).toContainText('Grid squares are');
+    const words = dialog.getByText('Simplified for display: the print uses every detail of your file.', {
+      exact: false,
+    });
+    await expect(words).toHaveCount(simplified ? 1 : 0);
+    await dialog.screenshot({
+      path: test.info().outputPath(simplified ? 'simplified.png' : 'plate-3mf.png'),
+    });
+    await closeViewer(row, dialog);
   }
 });

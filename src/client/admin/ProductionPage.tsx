@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import type { ProductionGroup, ProductionSheet } from '../../shared/admin.ts';
 import { colorSwatch } from '../../shared/catalog.ts';
 import { formatDimensions } from '../../shared/format.ts';
-import { previewInColor } from '../../shared/preview-color.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { load, modelFileUrl, send } from './admin-api.ts';
@@ -156,11 +155,7 @@ function Group({ group, onStarted }: { group: ProductionGroup; onStarted: () => 
           {group.items.map((item) => (
             <tr key={`${item.itemId}`} data-item-id={item.itemId}>
               <td>
-                <Preview
-                  url={previewInColor(item.previewUrl, group.color)}
-                  fileName={item.fileName}
-                  size={56}
-                />
+                <Preview url={item.previewUrl} fileName={item.fileName} size={56} color={group.color} />
               </td>
               <td className="col-order">
                 <Link to={`/admin/orders/${item.orderId}`} className="order-link">

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { AdminOrderDetail } from '../../shared/admin.ts';
 import { formatDimensions } from '../../shared/format.ts';
-import { previewInColor } from '../../shared/preview-color.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
 import { load, orderPath } from './admin-api.ts';
@@ -152,11 +151,7 @@ function Ticket({ order }: { order: AdminOrderDetail }) {
           {order.items.map((item) => (
             <tr key={item.id}>
               <td>
-                <Preview
-                  url={previewInColor(item.previewUrl, item.color)}
-                  fileName={item.fileName}
-                  size={72}
-                />
+                <Preview url={item.previewUrl} fileName={item.fileName} size={72} color={item.color} />
               </td>
               <td className="col-file">
                 <span className="file-name">{item.fileName}</span>

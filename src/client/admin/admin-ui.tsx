@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { AdminOrderDetail } from '../../shared/admin.ts';
 import { colorName, colorSwatch, statusLabel, strengthLabel } from '../../shared/catalog.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { formatShortDate } from './admin-format.ts';
 
@@ -74,11 +75,28 @@ export function AddressLines({ shipping }: { shipping: AdminOrderDetail['shippin
 }
 
 /** A model's preview, or the shop's 'No Preview' box. */
-export function Preview({ url, fileName, size }: { url: string | null; fileName: string; size: number }) {
+/** A line's preview, in the line's color when given one. */
+export function Preview({
+  url,
+  fileName,
+  size,
+  color,
+}: {
+  url: string | null;
+  fileName: string;
+  size: number;
+  color?: string;
+}) {
   return (
     <div className="thumb admin-thumb" style={{ width: size, height: size }}>
       {url ? (
-        <img src={url} alt={`Preview of ${fileName}`} width={size} height={size} loading="lazy" />
+        <img
+          src={previewInColor(url, color)}
+          alt={`Preview of ${fileName}`}
+          width={size}
+          height={size}
+          loading="lazy"
+        />
       ) : (
         <span className="no-preview">No Preview</span>
       )}

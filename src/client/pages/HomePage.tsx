@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { cartCount } from '../cart/cart-item.ts';
 import { useCart } from '../cart/cart-store.ts';
 import { VisitorCartNotice } from '../cart/VisitorCartNotice.tsx';
 import { useSession } from '../session/SessionProvider.tsx';
@@ -77,16 +78,25 @@ export default function HomePage() {
       </section>
 
       {cart.length > 0 && !loading && (
-        <section id="cart-section" className="section cart-section" aria-labelledby="cart-title">
-          <h2 id="cart-title">Your cart</h2>
-          {username ? (
-            <Suspense fallback={<p className="loading">Loading your cart…</p>}>
-              <CartSection />
-            </Suspense>
-          ) : (
-            <VisitorCartNotice />
-          )}
-        </section>
+        <>
+          {/* On a phone, however long the list of models above, the cart is one tap away: this link sticks
+              to the bottom of the screen until the page reaches its place, just above the cart. */}
+          <p className="cart-jump">
+            <a className="button button-primary" href="#cart-section">
+              View cart ({cartCount(cart)})
+            </a>
+          </p>
+          <section id="cart-section" className="section cart-section" aria-labelledby="cart-title">
+            <h2 id="cart-title">Your cart</h2>
+            {username ? (
+              <Suspense fallback={<p className="loading">Loading your cart…</p>}>
+                <CartSection />
+              </Suspense>
+            ) : (
+              <VisitorCartNotice />
+            )}
+          </section>
+        </>
       )}
     </>
   );

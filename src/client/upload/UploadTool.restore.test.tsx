@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../session/SessionProvider.tsx';
 import { DEFAULT_CHOICES } from './choices.ts';
+import { OPEN_CARDS_KEY } from './saved-list.ts';
 import { readSavedModels, SAVED_MODELS_KEY, type SavedModel, serializeSavedModels } from './saved-models.ts';
 import { cubePayload } from './testing.ts';
 import UploadTool from './UploadTool.tsx';
@@ -95,10 +96,33 @@ async function answer(id: string, res: Response | Error) {
 const found = (id: string) => Response.json(payload(id));
 const notFound = () => Response.json({ error: 'Model not found.' }, { status: 404 });
 
-const titles = () => Array.from(container.querySelectorAll('article h3')).map((h) => h.textContent);
+/** The saved models' rows, newest first. */
+const titles = () =>
+  Array.from(container.querySelectorAll('.saved-list .saved-name')).map((n) => n.textContent);
 const text = () => container.textContent ?? '';
+/** The row's button: named "Edit <file>" (or "Close <file>" when open) by the ids it is labelled by. */
+const row = (name: string) =>
+  Array.from(container.querySelectorAll<HTMLButtonElement>('button[aria-expanded]')).find(
+    (b) => labelText(b) === `Edit ${name}` || labelText(b) === `Close ${name}`,
+  )!;
+const labelText = (el: Element) =>
+  (el.getAttribute('aria-labelledby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' ');
+const describedText = (el: Element) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' ')
+    .replace(/\s+/g, ' ');
 const card = (name: string) =>
   Array.from(container.querySelectorAll('article')).find((a) => a.querySelector('h3')?.textContent === name)!;
+/** Opens a row as its full card, and returns the card. */
+async function open(name: string) {
+  await act(async () => row(name).click());
+  return card(name);
+}
 const checked = (article: Element) =>
   Array.from(article.querySelectorAll<HTMLInputElement>('input[type=radio]:checked')).map((r) => r.value);
 const button = (name: string) =>
@@ -111,6 +135,7 @@ beforeEach(() => {
   removed = [];
   session = { loggedIn: false };
   localStorage.clear();
+  sessionStorage.clear();
   vi.stubGlobal('fetch', vi.fn(fakeFetch));
   container = document.createElement('div');
   document.body.append(container);
@@ -139,16 +164,18 @@ describe('UploadTool after a reload', () => {
     expect(titles()).toEqual(['third.stl']);
     await answer('m_cleaned', notFound());
     await answer('m_first', found('m_first'));
-    expect(titles()).toEqual(['first.stl', 'third.stl']);
+    // Newest first, each a row; none open until asked.
+    expect(titles()).toEqual(['third.stl', 'first.stl']);
+    expect(container.querySelectorAll('article')).toHaveLength(0);
     expect(text()).not.toContain('Loading your models…');
     expect(text()).not.toContain('could not be loaded');
 
-    const first = card('first.stl');
+    const first = await open('first.stl');
     expect(checked(first)).toEqual(['#dc3545', '5']);
     expect(first.querySelector<HTMLInputElement>('input[type=number]')!.value).toBe('2');
     expect(first.querySelector('textarea')!.value).toBe('Flat side down.');
     expect(first.querySelector('img')!.getAttribute('src')).toBe('/api/models/m_first/preview.png');
-    expect(checked(card('third.stl'))).toEqual(['#007bff', '3']);
+    expect(checked(await open('third.stl'))).toEqual(['#007bff', '3']);
 
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_first', 'm_third']);
   });
@@ -171,7 +198,7 @@ describe('UploadTool after a reload', () => {
     expect([...asked.keys()].sort()).toEqual(['m_b', 'm_c']);
     await answer('m_c', found('m_c'));
     await answer('m_b', found('m_b'));
-    expect(titles()).toEqual(['a.stl', 'b.stl', 'c.stl']);
+    expect(titles()).toEqual(['c.stl', 'b.stl', 'a.stl']);
     expect(text()).not.toContain('could not be loaded');
   });
 
@@ -183,6 +210,7 @@ describe('UploadTool after a reload', () => {
     await mount();
     await answer('m_keep', found('m_keep'));
     await answer('m_drop', found('m_drop'));
+    await open('drop.stl');
     await act(async () => button('Remove drop.stl').click());
     expect(titles()).toEqual(['keep.stl']);
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_keep']);
@@ -205,12 +233,47 @@ describe('UploadTool after a reload', () => {
     unmount();
 
     await mount();
-    expect(titles()).toEqual(['back.stl', 'lost.stl']);
+    expect(titles()).toEqual(['lost.stl', 'back.stl']);
     expect(text()).not.toContain('Loading your models…');
     await answer('m_lost', notFound());
     await answer('m_back', found('m_back'));
     expect(titles()).toEqual(['back.stl']);
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_back']);
+  });
+
+  it('shows each model as a row that opens in place as its full card, and keeps it open for the tab', async () => {
+    const picks = { color: '#dc3545', strength: 5, quantityText: '2', notes: '' } as const;
+    remember([
+      { key: 'k1', id: 'm_a', choices: picks },
+      { key: 'k2', id: 'm_b', choices: DEFAULT_CHOICES },
+    ]);
+    await mount();
+    await answer('m_a', found('m_a'));
+    await answer('m_b', found('m_b'));
+    const a = row('a.stl');
+    expect(a.getAttribute('aria-expanded')).toBe('false');
+    expect(a.hasAttribute('aria-controls')).toBe(false);
+    expect(labelText(a)).toBe('Edit a.stl');
+    // The row's facts are its description: size, color, strength, quantity and the price of one.
+    expect(describedText(a)).toBe('20.0 x 20.0 x 20.0 mm Red · Solid · Qty 2 $18.35');
+    expect(container.querySelectorAll('article')).toHaveLength(0);
+
+    await act(async () => a.click());
+    expect(a.getAttribute('aria-expanded')).toBe('true');
+    expect(labelText(a)).toBe('Close a.stl');
+    const panel = document.getElementById(a.getAttribute('aria-controls')!)!;
+    expect(panel.querySelector('article h3')?.textContent).toBe('a.stl');
+    expect(panel.querySelector('[data-testid=unit-price]')).not.toBeNull();
+    expect(row('b.stl').getAttribute('aria-expanded')).toBe('false');
+
+    // Back on the page (or reloaded) in this tab: the same row is open.
+    unmount();
+    await mount();
+    expect(row('a.stl').getAttribute('aria-expanded')).toBe('true');
+    expect(row('b.stl').getAttribute('aria-expanded')).toBe('false');
+    await act(async () => row('a.stl').click());
+    expect(container.querySelectorAll('article')).toHaveLength(0);
+    expect(sessionStorage.getItem(OPEN_CARDS_KEY)).toBeNull();
   });
 
   it('starts empty from a malformed value, without asking the server', async () => {

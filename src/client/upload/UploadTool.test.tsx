@@ -97,6 +97,7 @@ beforeEach(async () => {
   vi.stubGlobal('fetch', vi.fn(fakeFetch));
   clearCart();
   localStorage.removeItem(SAVED_MODELS_KEY);
+  sessionStorage.clear();
   container = document.createElement('div');
   document.body.append(container);
   await mount();
@@ -241,6 +242,37 @@ describe('UploadTool', () => {
     expect(FakeXhr.all).toHaveLength(3);
     await act(async () => FakeXhr.all[1]!.respond(201, { ...model, id: 'm_b', fileName: 'b.stl' }));
     expect(FakeXhr.all).toHaveLength(4);
+  });
+
+  it("opens a new upload's card, and folds it into its row, newest first, once another upload starts", async () => {
+    const answer = (n: number, name: string) =>
+      act(async () => FakeXhr.all[n]!.respond(201, { ...model, id: `m_${name}`, fileName: `${name}.stl` }));
+    const openCards = () => Array.from(container.querySelectorAll('article h3')).map((h) => h.textContent);
+    const rows = () =>
+      Array.from(container.querySelectorAll('.saved-list .saved-name')).map((n) => n.textContent);
+
+    await choose([new File(['x'], 'a.stl')]);
+    await answer(0, 'a');
+    expect(openCards()).toEqual(['a.stl']);
+    // A file refused at once starts nothing: the card stays open.
+    await choose([new File(['x'], 'notes.txt')]);
+    expect(openCards()).toEqual(['a.stl']);
+
+    await choose([new File(['x'], 'b.stl'), new File(['x'], 'c.stl')]);
+    expect(openCards()).toEqual([]);
+    expect(rows()).toEqual(['a.stl']);
+    await answer(1, 'b');
+    await answer(2, 'c');
+    expect(rows()).toEqual(['c.stl', 'b.stl', 'a.stl']);
+    expect(openCards()).toEqual(['c.stl', 'b.stl']);
+
+    // The first one opens again in place, as its full card, and closes.
+    const rowA = Array.from(container.querySelectorAll('.saved-model')).at(-1)!.querySelector('button')!;
+    expect(rowA.getAttribute('aria-expanded')).toBe('false');
+    await act(async () => rowA.click());
+    expect(openCards()).toEqual(['c.stl', 'b.stl', 'a.stl']);
+    await act(async () => rowA.click());
+    expect(openCards()).toEqual(['c.stl', 'b.stl']);
   });
 
   it('remembers the card and its picks, and brings them back after a reload', async () => {

@@ -2,18 +2,25 @@ import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import { DropZone } from './DropZone.tsx';
 import { ModelCard, type ViewRequest } from './ModelCard.tsx';
 import { isRetryable, type UploadRequest, uploadModel } from './model-api.ts';
+import { SavedModelsList } from './SavedModelsList.tsx';
+import { newestFirst, startsUpload } from './saved-list.ts';
 import { UploadRow } from './UploadRow.tsx';
 import { entriesToStart, fileBytesSent, PARALLEL_UPLOADS, uploadReducer } from './upload-list.ts';
 import { useModelCards } from './use-model-cards.ts';
+import { useOpenCards } from './use-open-cards.ts';
 import './upload.css';
 
 const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
-/** The upload tool of the home page: files in, priced model cards out (loaded lazily). */
+/**
+ * The upload tool of the home page: files in, priced model cards out (loaded lazily). The models are a
+ * compact list, newest first; this visit's uploads open as full cards, any row opens to edit.
+ */
 export default function UploadTool() {
   const [entries, dispatch] = useReducer(uploadReducer, []);
   const models = useModelCards();
   const { add: addCard } = models;
+  const { open, dispatch: openDispatch } = useOpenCards(models.cards);
   const [viewing, setViewing] = useState<ViewRequest | null>(null);
   const requests = useRef(new Map<string, UploadRequest>());
   const nextKey = useRef(0);
@@ -38,13 +45,13 @@ export default function UploadTool() {
         if (outcome.ok || outcome.status !== 0) setParallel(PARALLEL_UPLOADS);
         if (outcome.ok) {
           dispatch({ type: 'remove', key });
-          addCard(outcome.value);
+          openDispatch({ type: 'uploaded', key: addCard(outcome.value) });
         } else {
           dispatch({ type: 'failed', key, error: outcome.error, retryable: isRetryable(outcome.status) });
         }
       });
     }
-  }, [entries, parallel, addCard]);
+  }, [entries, parallel, addCard, openDispatch]);
 
   // A file dropped beside the drop zone must not make the browser leave the shop to open it.
   useEffect(() => {
@@ -70,6 +77,8 @@ export default function UploadTool() {
 
   const addFiles = (files: File[]) => {
     if (files.length === 0) return;
+    // Uploading another: the last upload's cards fold into their rows, the new ones open as they come.
+    if (startsUpload(files)) openDispatch({ type: 'uploading' });
     dispatch({ type: 'add', files, keys: files.map(() => `upload-${++nextKey.current}`) });
   };
 
@@ -79,7 +88,7 @@ export default function UploadTool() {
     dispatch({ type: 'remove', key });
   };
 
-  const shown = models.cards.filter((c) => c.model);
+  const rows = newestFirst(models.cards);
   const restoring = models.cards.some((c) => c.status === 'loading' && !c.model);
   const unreachable = models.cards.filter((c) => c.status === 'unreachable').length;
 
@@ -118,11 +127,13 @@ export default function UploadTool() {
         </div>
       )}
 
-      {shown.length > 0 && (
-        <div className="model-grid">
-          {shown.map((card) => (
+      {rows.length > 0 && (
+        <SavedModelsList
+          rows={rows}
+          open={open}
+          onToggle={(key) => openDispatch({ type: 'toggle', key })}
+          renderCard={(card) => (
             <ModelCard
-              key={card.key}
               model={card.model!}
               choices={card.choices}
               onChoose={(choices) => models.choose(card.key, choices)}
@@ -130,8 +141,8 @@ export default function UploadTool() {
               onRemove={() => models.remove(card.key)}
               onView={setViewing}
             />
-          ))}
-        </div>
+          )}
+        />
       )}
 
       {viewing && (

@@ -57,6 +57,31 @@ describe('cardsReducer', () => {
     expect(toSavedModel(cards[0]!)).toEqual({ key: 'a', id: 'm_a2', choices: red });
   });
 
+  it("puts the account's models from another device in the order the server lists them (newest first)", () => {
+    const listed = (...ids: string[]) => ({
+      type: 'listed' as const,
+      models: ids.map((id) => ({ key: `new-${id}`, model: model(id) })),
+    });
+    // Here: x (oldest) and z; the server: z, y, x, w, newest first (y and w from another device).
+    let cards = cardsReducer([], { type: 'uploaded', key: 'x', model: model('m_x') });
+    cards = cardsReducer(cards, { type: 'uploaded', key: 'z', model: model('m_z') });
+    cards = cardsReducer(cards, listed('m_z', 'm_y', 'm_x', 'm_w'));
+    expect(cards.map((c) => c.id)).toEqual(['m_w', 'm_x', 'm_y', 'm_z']);
+    expect(cards.find((c) => c.id === 'm_y')).toMatchObject({ key: 'new-m_y', status: 'ready' });
+    // A card the server does not list (just uploaded) keeps its place; a second listing adds nothing.
+    cards = cardsReducer(cards, { type: 'uploaded', key: 'v', model: model('m_v') });
+    const again = cardsReducer(cards, listed('m_z', 'm_y', 'm_x', 'm_w'));
+    expect(again).toBe(cards);
+    expect(cardsReducer(cards, listed('m_u', 'm_z')).map((c) => c.id)).toEqual([
+      'm_w',
+      'm_x',
+      'm_y',
+      'm_z',
+      'm_u',
+      'm_v',
+    ]);
+  });
+
   it('adds uploads at the end with the default picks, changes picks, removes', () => {
     let cards = cardsReducer([], { type: 'uploaded', key: 'x', model: model('m_x') });
     cards = cardsReducer(cards, { type: 'uploaded', key: 'y', model: model('m_x') });

@@ -2,8 +2,9 @@ import type { ModelPayload } from '../../shared/models.ts';
 import { type Choices, DEFAULT_CHOICES } from './choices.ts';
 import type { SavedModel } from './saved-models.ts';
 
-// The priced model cards, in the order they came: uploaded on this page, or remembered from an earlier
-// one and asked for again.
+// The priced model cards, oldest first, in the order they came: uploaded on this page, remembered from an
+// earlier one and asked for again, or listed by the server from another device (saved-list.ts shows them
+// newest first).
 
 export type Card = {
   key: string;
@@ -90,13 +91,23 @@ export function cardsReducer(cards: Card[], action: CardAction): Card[] {
     case 'remove':
       return cards.filter((c) => c.key !== action.key);
     case 'listed': {
-      // Models uploaded on another device come first, oldest to newest, before this browser's cards.
+      // The server lists the account's models newest first. Each one this page lacks (uploaded on another
+      // device) goes in just after the newest card the server lists as older, so the cards stay in upload
+      // order, oldest first, across devices; a card the server does not list keeps its place.
+      const rank = new Map(action.models.map(({ model }, i) => [model.id, i]));
       const onCards = new Set(cards.map((c) => c.id));
-      const added: Card[] = action.models
-        .filter(({ model }) => !onCards.has(model.id))
-        .reverse()
-        .map(({ key, model }) => ({ key, id: model.id, choices: DEFAULT_CHOICES, status: 'ready', model }));
-      return added.length ? [...added, ...cards] : cards;
+      const added = action.models.filter(({ model }) => !onCards.has(model.id)).reverse();
+      if (!added.length) return cards;
+      const next = [...cards];
+      for (const { key, model } of added) {
+        const age = rank.get(model.id) ?? 0;
+        let at = 0;
+        next.forEach((c, i) => {
+          if ((rank.get(c.id) ?? -1) > age) at = i + 1;
+        });
+        next.splice(at, 0, { key, id: model.id, choices: DEFAULT_CHOICES, status: 'ready', model });
+      }
+      return next;
     }
     case 'clear':
       return [];

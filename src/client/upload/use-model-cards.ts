@@ -21,7 +21,8 @@ const newCardKey = () =>
 
 export type ModelCards = {
   cards: Card[];
-  add(model: ModelPayload): void;
+  /** A model uploaded on this page, as a new card; returns the card's key. */
+  add(model: ModelPayload): string;
   choose(key: string, choices: Partial<Choices>): void;
   rescaled(key: string, model: ModelPayload): void;
   remove(key: string): void;
@@ -116,7 +117,9 @@ export function useModelCards(): ModelCards {
 
   const add = useCallback((model: ModelPayload) => {
     seen.set(seenKey(viewer.current, model.id), model);
-    dispatch({ type: 'uploaded', key: newCardKey(), model });
+    const key = newCardKey();
+    dispatch({ type: 'uploaded', key, model });
+    return key;
   }, []);
   const choose = useCallback(
     (key: string, choices: Partial<Choices>) => dispatch({ type: 'choose', key, choices }),

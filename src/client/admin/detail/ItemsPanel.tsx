@@ -2,7 +2,6 @@ import { type FormEvent, lazy, Suspense, useId, useState } from 'react';
 import type { AdminOrderDetail, AdminOrderItem } from '../../../shared/admin.ts';
 import { formatCents, formatDimensions, formatVolume } from '../../../shared/format.ts';
 import type { ModelPayload } from '../../../shared/models.ts';
-import { previewInColor } from '../../../shared/preview-color.ts';
 import { viewMeshUrl } from '../../viewer/view-url.ts';
 import { changeOrder, load, modelFileUrl, orderPath } from '../admin-api.ts';
 import { formatGrams, formatHours, formatShortDate } from '../admin-format.ts';
@@ -81,11 +80,7 @@ function Item({
 
   return (
     <li className="admin-item" data-item-id={item.id}>
-      <Preview
-        url={item.previewUrl && previewInColor(item.previewUrl, item.color)}
-        fileName={item.fileName}
-        size={112}
-      />
+      <Preview url={item.previewUrl} fileName={item.fileName} size={112} color={item.color} />
       <div className="admin-item-body">
         <p className="file-name">{item.fileName}</p>
         <p className="meta">

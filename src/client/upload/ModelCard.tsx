@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { formatCount, formatDimensions, formatMoney, formatVolume } from '../../shared/format.ts';
 import type { ModelPayload } from '../../shared/models.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import { addCartItem, replaceCartModel } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
 import { useShopInfo } from '../shop-info.ts';
@@ -109,7 +110,7 @@ export function ModelCard({
           {model.previewImage && previewFailed !== model.previewImage ? (
             <>
               <img
-                src={model.previewImage}
+                src={previewInColor(model.previewImage, choices.color)}
                 alt={`Preview of ${model.fileName}`}
                 width="160"
                 height="160"

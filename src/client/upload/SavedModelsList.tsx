@@ -1,6 +1,7 @@
 import { type ReactNode, useId, useState } from 'react';
 import { colorName, colorSwatch, strengthLabel } from '../../shared/catalog.ts';
 import { formatDimensions, formatMoney } from '../../shared/format.ts';
+import { previewInColor } from '../../shared/preview-color.ts';
 import { cartCount } from '../cart/cart-item.ts';
 import { useCart } from '../cart/cart-store.ts';
 import { useSession } from '../session/SessionProvider.tsx';
@@ -88,7 +89,7 @@ function SavedModelRow({
         <span className="saved-thumb">
           {model.previewImage && thumbFailed !== model.previewImage ? (
             <img
-              src={model.previewImage}
+              src={previewInColor(model.previewImage, color)}
               alt=""
               width="48"
               height="48"

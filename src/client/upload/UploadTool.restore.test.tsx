@@ -174,7 +174,7 @@ describe('UploadTool after a reload', () => {
     expect(checked(first)).toEqual(['#dc3545', '5']);
     expect(first.querySelector<HTMLInputElement>('input[type=number]')!.value).toBe('2');
     expect(first.querySelector('textarea')!.value).toBe('Flat side down.');
-    expect(first.querySelector('img')!.getAttribute('src')).toBe('/api/models/m_first/preview.png');
+    expect(first.querySelector('img')!.getAttribute('src')).toBe('/api/models/m_first/preview.png?color=red');
     expect(checked(await open('third.stl'))).toEqual(['#007bff', '3']);
 
     expect(readSavedModels().map((m) => m.id)).toEqual(['m_first', 'm_third']);

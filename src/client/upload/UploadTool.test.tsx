@@ -197,7 +197,8 @@ describe('UploadTool', () => {
     await choose([new File(['solid'], 'cube.stl')]);
     await act(async () => FakeXhr.all[0]!.respond(201, model));
     const img = container.querySelector<HTMLImageElement>('.model-preview img')!;
-    expect(img.getAttribute('src')).toBe(model.previewImage);
+    // The picture in the card's color (the default, blue, until another is picked).
+    expect(img.getAttribute('src')).toBe(`${model.previewImage}?color=blue`);
     expect(container.querySelector('.model-preview')?.textContent).toBe('Drawing preview…');
     await act(async () => img.dispatchEvent(new Event('load')));
     expect(container.querySelector('.model-preview')?.textContent).toBe('');

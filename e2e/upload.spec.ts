@@ -322,7 +322,7 @@ test('a big model is priced at once, and its picture follows, the frame saying i
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route('**/api/models/*/preview.png', async (route) => {
+  await page.route('**/api/models/*/preview.png*', async (route) => {
     await held;
     await route.continue();
   });

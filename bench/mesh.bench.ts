@@ -6,6 +6,12 @@
 // (b) just reading the file in 1 MiB chunks. Also the cost of the watertight check, the volume's
 // accuracy against a double-double reference, and the memory each needs (measured in a child
 // process each, as peak RSS). Targets are printed as information; the exit code does not judge them.
+//
+// 3MF: spheres of 500,000 and 1,000,000 triangles written as PrusaSlicer (one part) and Bambu Studio
+// (p:path parts) write them, and the heaviest file under the triangle limit; the analysis as the server
+// makes it (read3mf, analyse3mf) by the byte path against the text lane before it, and against inflating
+// the model parts alone, all in the same run. MESH_ONLY=3MF (any text of the sections' names) runs only
+// the sections whose name has it.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,14 +20,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import zlib from 'node:zlib';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import yauzl from 'yauzl';
 import { createMeshAnalyzer, detectFormat, type MeshAnalysis, type MeshFormat } from '../src/mesh/index.ts';
 import { createParser } from '../src/mesh/parse.ts';
 import { HEADER_BYTES, RECORD_BYTES } from '../src/mesh/stl-binary.ts';
 import { exactVolume6 } from '../src/mesh/testing/exact.ts';
 import { bigAsciiStl, bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
+import { bigSphere3mf } from '../src/mesh/testing/threemf.ts';
+import { INFLATE_OPTIONS } from '../src/mesh/threemf/archive.ts';
+import { analyse3mf, type PartReading, read3mf } from '../src/mesh/threemf/read.ts';
 import { BATCH_TRIANGLES, type TriangleSink } from '../src/mesh/types.ts';
+import { DEFAULT_ANALYSIS_TIMEOUT_MS } from '../src/server/models/analysis-pool.ts';
+import { INLINE_EXTRAS_TRIANGLES } from '../src/server/models/inline-extras.ts';
 import { readChunks } from '../src/server/models/read-chunks.ts';
 
 const MiB = 1 << 20;
@@ -229,7 +242,131 @@ function writeFile(file: string, chunks: Iterable<Uint8Array>): void {
   }
 }
 
-function main(): void {
+/** Inflates the model parts of a 3MF file the way read3mf does, and nothing else: the floor of its reading. */
+async function inflateModelParts(bytes: Uint8Array): Promise<number> {
+  const zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+    lazyEntries: true,
+  });
+  let total = 0;
+  for await (const entry of zip.eachEntry()) {
+    if (!entry.fileName.endsWith('.model')) continue;
+    const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
+    for await (const chunk of raw.pipe(zlib.createInflateRaw(INFLATE_OPTIONS)))
+      total += (chunk as Buffer).length;
+  }
+  zip.close();
+  return total;
+}
+
+/** The analysis of a 3MF file as the server makes it (analyze-worker.ts), the parts read one way. */
+async function analyse3mfFile(bytes: Uint8Array, reading: PartReading): Promise<MeshAnalysis> {
+  const model = await read3mf(bytes, { reading });
+  return analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }).analysis;
+}
+
+/** Wall and CPU times of runs (CPU: every thread of the process, zlib's included). */
+class Times {
+  wall: number[] = [];
+  cpu: number[] = [];
+  async run<T>(fn: () => T | Promise<T>): Promise<T> {
+    // Each run starts from a collected heap: the text lane leaves hundreds of MB of strings behind, which
+    // the run after it would otherwise pay for.
+    gc();
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const value = await fn();
+    this.wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    this.cpu.push((c.user + c.system) / 1000);
+    return value;
+  }
+  get median(): number {
+    return median(this.wall);
+  }
+  get cpuMedian(): number {
+    return median(this.cpu);
+  }
+}
+
+interface ThreeMfCase {
+  name: string;
+  segments: number;
+  style: 'prusa' | 'bambu';
+  runs: number;
+  /** How often the text lane's analysis runs (it takes seconds on the biggest file). */
+  beforeRuns: number;
+}
+
+const THREE_MF: ThreeMfCase[] = [
+  // uvSphere(40, 500, 500): the upload bench's 3MF, about 500,000 triangles.
+  { name: '3MF PrusaSlicer-style 500k', segments: 500, style: 'prusa', runs: RUNS, beforeRuns: RUNS },
+  { name: '3MF Bambu-style 500k', segments: 500, style: 'bambu', runs: RUNS, beforeRuns: RUNS },
+  { name: '3MF PrusaSlicer-style 1M', segments: 708, style: 'prusa', runs: RUNS, beforeRuns: RUNS },
+  { name: '3MF Bambu-style 1M', segments: 708, style: 'bambu', runs: RUNS, beforeRuns: RUNS },
+  // 4,995,960 triangles: the heaviest sphere under the 5,000,000 limit.
+  { name: '3MF PrusaSlicer-style 5M', segments: 1581, style: 'prusa', runs: 3, beforeRuns: 1 },
+];
+
+async function threeMfSection(c: ThreeMfCase): Promise<void> {
+  const bytes = bigSphere3mf(c.segments, c.segments, c.style);
+  const xmlBytes = await inflateModelParts(bytes);
+  console.log(
+    `== ${c.name}: ${(bytes.length / 1e6).toFixed(1)} MB packed, ${(xmlBytes / 1e6).toFixed(1)} MB of model XML`,
+  );
+  // Warm up each, then measure them in turn (A B C A B C...), so a slow spell of the machine hits all.
+  gc();
+  const analysis = await analyse3mfFile(bytes, 'bytes');
+  const before = await analyse3mfFile(bytes, 'text');
+  if (JSON.stringify(analysis) !== JSON.stringify(before)) throw new Error(`${c.name}: the ways disagree`);
+  const floor = new Times();
+  const readNew = new Times();
+  const readOld = new Times();
+  const fullNew = new Times();
+  const fullOld = new Times();
+  const analyseOnly = new Times();
+  for (let r = 0; r < c.runs; r++) {
+    await floor.run(() => inflateModelParts(bytes));
+    const model = await readNew.run(() => read3mf(bytes, { reading: 'bytes' }));
+    await analyseOnly.run(() => analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }));
+    await fullNew.run(() => analyse3mfFile(bytes, 'bytes'));
+    if (r < c.beforeRuns) {
+      await readOld.run(() => read3mf(bytes, { reading: 'text' }));
+      await fullOld.run(() => analyse3mfFile(bytes, 'text'));
+    }
+  }
+  const line = (label: string, t: Times, note = '') =>
+    console.log(
+      `  ${label.padEnd(44)}${ms(t.median).padStart(9)} (cpu ${ms(t.cpuMedian).padStart(8)})${note}`,
+    );
+  const faster = (old: Times, now: Times) =>
+    `${(old.median / now.median).toFixed(1)}x faster (cpu ${(old.cpuMedian / now.cpuMedian).toFixed(1)}x)`;
+  const floors = (now: Times) =>
+    `${(now.median / floor.median).toFixed(1)}x the floor (cpu ${(now.cpuMedian / floor.cpuMedian).toFixed(1)}x)`;
+  console.log(
+    `  triangles ${analysis.triangles}, watertight ${analysis.watertight}, ${analysis.volumeCm3.toFixed(4)} cm3 (the same both ways)`,
+  );
+  line('inflate the model parts (floor)', floor);
+  line('read3mf, text lane (before)', readOld);
+  line('read3mf, byte path', readNew, `  ${faster(readOld, readNew)}, ${floors(readNew)}`);
+  line('analyse3mf alone (emit, measure, topology)', analyseOnly);
+  line('analysis, text lane (before)', fullOld, c.beforeRuns < c.runs ? `  (${c.beforeRuns} run)` : '');
+  line('analysis, byte path', fullNew, `  ${faster(fullOld, fullNew)}, ${floors(fullNew)}`);
+  const quarter = DEFAULT_ANALYSIS_TIMEOUT_MS / 4;
+  if (c.segments > 1000) {
+    console.log(
+      `  targets: analysis < ${ms(quarter)} (a quarter of the time limit): ${verdict(fullNew.median < quarter)}\n`,
+    );
+    return;
+  }
+  console.log(
+    `  targets: reading >= 5x faster than before: ${verdict(readOld.median >= 5 * readNew.median)}; <= 3x the floor: ${verdict(readNew.median <= 3 * floor.median)};`,
+  );
+  console.log(
+    `           analysis >= 5x faster than before: ${verdict(fullOld.median >= 5 * fullNew.median)}; <= 3x the floor: ${verdict(fullNew.median <= 3 * floor.median)}\n`,
+  );
+}
+
+async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mesh-bench-'));
   const cases: Case[] = [
     { name: 'binary STL', file: path.join(dir, 'sphere-binary.stl'), ext: 'stl', format: 'stl-binary' },
@@ -241,9 +378,10 @@ function main(): void {
   try {
     console.log(`Node ${process.version}, ${os.cpus().length} CPUs, ${RUNS} warm runs each (median)\n`);
     cases.forEach((c, k) => {
-      writeFile(c.file, generators[k]!(FILE_BYTES));
+      if (selected(c.name)) writeFile(c.file, generators[k]!(FILE_BYTES));
     });
     for (const c of cases) {
+      if (!selected(c.name)) continue;
       const size = fs.statSync(c.file).size;
       console.log(`== ${c.name}: ${(size / 1e6).toFixed(1)} MB`);
       // Warm up, then measure. No forced GC between runs: a full collection resets V8's inline
@@ -320,15 +458,21 @@ function main(): void {
         `           extra memory <= ${mb(memoryTarget)}: ${verdict(extra <= memoryTarget)}; volume within 1e-9: ${verdict(relOurs <= 1e-9)}\n`,
       );
     }
+    for (const c of THREE_MF) if (selected(c.name)) await threeMfSection(c);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   console.log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
+/** MESH_ONLY=text runs only the sections whose name has that text. */
+function selected(name: string): boolean {
+  return !process.env.MESH_ONLY || name.includes(process.env.MESH_ONLY);
+}
+
 if (process.argv[2] === '--child') {
   const [, , , kind, name, file, ext, format] = process.argv;
   child(kind!, { name: name!, file: file!, ext: ext as 'stl' | 'obj', format: format as MeshFormat });
 } else {
-  main();
+  await main();
 }

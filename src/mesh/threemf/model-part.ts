@@ -10,6 +10,7 @@ import { MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { MAX_TRIANGLES } from '../geometry.ts';
 import { partKey } from './archive.ts';
+import { createBytePath } from './fast-path.ts';
 
 export const CORE_NS = 'http://schemas.microsoft.com/3dmanufacturing/core/2015/02';
 export const PRODUCTION_NS = 'http://schemas.microsoft.com/3dmanufacturing/production/2015/06';
@@ -73,6 +74,19 @@ class Growable<T extends Float64Array | Int32Array> {
     this.data[this.length + 2] = c;
     this.length += 3;
   }
+  /** Appends values[0, count). */
+  append(values: T, count: number) {
+    const needed = this.length + count;
+    if (needed > this.data.length) {
+      let size = this.data.length * 2;
+      while (size < needed) size *= 2;
+      const next = this.make(size);
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
+    }
+    (this.data as Float64Array).set((values as Float64Array).subarray(0, count), this.length);
+    this.length = needed;
+  }
   result(): T {
     return this.data.subarray(0, this.length) as T;
   }
@@ -130,9 +144,10 @@ export interface TriangleBudget {
 }
 
 /**
- * A streaming reader of one model part: feed its text with write, then end. partName is its key, used for
- * references without p:path; budget is shared by the parts of one file. `fastLane: false` gives every
- * element to saxes (tests compare the two).
+ * A streaming reader of one model part: feed its text with write, or its bytes (UTF-8, as archive.ts'
+ * readBytes checks them) with writeBytes, then end. partName is its key, used for references without p:path;
+ * budget is shared by the parts of one file. `fastLane: false` gives every element to saxes (tests and the
+ * bench compare the ways).
  */
 export function createModelPartReader(
   partName: string,
@@ -191,14 +206,16 @@ export function createModelPartReader(
     );
   };
 
-  const countTriangle = () => {
-    if (++budget.used > MAX_TRIANGLES) {
+  const countTriangles = (count: number) => {
+    budget.used += count;
+    if (budget.used > MAX_TRIANGLES) {
       throw new MeshError(
         'too-many-triangles',
         `The model has more than ${MAX_TRIANGLES.toLocaleString('en-US')} triangles: please simplify it before uploading.`,
       );
     }
   };
+  const countTriangle = () => countTriangles(1);
 
   /** Three indices already read as plain digits (1 to 10 of them). */
   const addIndices = (v1: number, v2: number, v3: number) => {
@@ -342,7 +359,8 @@ export function createModelPartReader(
   // entity, single quotes, another attribute) it hands the text back to saxes, which stays the judge of
   // everything else. saxes is given text up to a '>' at a time near the places where the lane may start, so
   // it is never in the middle of a tag when the lane takes over. Its error positions count only the text it
-  // was given.
+  // was given. On bytes (writeBytes), the byte path (fast-path.ts) plays the lane's part, five times faster:
+  // WebAssembly reads the children from the bytes, and what it leaves one at a time goes to this lane.
   const fastLane = options.fastLane ?? true;
   /** Text of a child element cut off at the end of a chunk, for the lane's next chunk. */
   let carry = '';
@@ -474,6 +492,27 @@ export function createModelPartReader(
     }
   };
 
+  // The byte path (fast-path.ts) takes the lane's place on bytes.
+  const bytePath = createBytePath({
+    lane: () => (cleanAt === given ? container : null),
+    inContainer: () => container !== null,
+    give,
+    readChild: (text, lane) => runLane(text, 0, lane === 'vertex') === text.length,
+    unit: () => unitMm,
+    addVertices(xyz, count) {
+      vertices!.append(xyz, 3 * count);
+      laneElements += count;
+    },
+    addTriangles(v123, count) {
+      countTriangles(count);
+      triangles!.append(v123, 3 * count);
+      laneElements += count;
+    },
+  });
+  /** Text for saxes alone (`fastLane: false`). */
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let sawBytes = false;
+
   const write = (text: string) => {
     try {
       feed(text);
@@ -481,12 +520,26 @@ export function createModelPartReader(
       throw asMeshError(err, partName);
     }
   };
+  const writeBytes = (bytes: Uint8Array) => {
+    sawBytes = true;
+    try {
+      if (fastLane) bytePath.write(bytes);
+      else give(decoder.decode(bytes, { stream: true }));
+    } catch (err) {
+      throw asMeshError(err, partName);
+    }
+  };
   return {
     write,
-    /** How many children the fast lane read. */
+    writeBytes,
+    /** How many children the fast lane (or the byte path) read. */
     laneElements: () => laneElements,
     end(): ModelPart {
       try {
+        if (sawBytes) {
+          if (fastLane) bytePath.end();
+          else give(decoder.decode());
+        }
         give(carry);
         carry = '';
         parser.close();

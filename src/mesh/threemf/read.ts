@@ -52,19 +52,36 @@ async function startPart(archive: Archive): Promise<string> {
   return target ?? DEFAULT_START_PART;
 }
 
-async function readPart(archive: Archive, name: string, budget: TriangleBudget): Promise<ModelPart> {
+/**
+ * How model parts are read: 'bytes' (the byte path, fast-path.ts), 'text' (decoded, with the text fast
+ * lane: the reader before the byte path) or 'saxes' (decoded, every element by saxes). All read the same;
+ * tests and the bench compare them.
+ */
+export type PartReading = 'bytes' | 'text' | 'saxes';
+
+async function readPart(
+  archive: Archive,
+  name: string,
+  budget: TriangleBudget,
+  reading: PartReading,
+): Promise<ModelPart> {
   if (!archive.has(name)) {
     throw new MeshError(
       '3mf-model',
       `This 3MF file refers to the model part '/${name}', which is not in the archive.`,
     );
   }
-  const reader = createModelPartReader(partKey(name), budget);
-  await archive.readText(name, reader.write);
+  const reader = createModelPartReader(partKey(name), budget, { fastLane: reading !== 'saxes' });
+  if (reading === 'bytes') await archive.readBytes(name, reader.writeBytes);
+  else await archive.readText(name, reader.write);
   return reader.end();
 }
 
-export async function read3mf(bytes: Uint8Array): Promise<ThreeMfModel> {
+export async function read3mf(
+  bytes: Uint8Array,
+  options: { reading?: PartReading } = {},
+): Promise<ThreeMfModel> {
+  const reading = options.reading ?? 'bytes';
   if (!ZIP_SIGNATURE.every((b, k) => bytes[k] === b)) {
     throw new MeshError(
       bytes.length === 0 ? 'empty' : 'not-a-model',
@@ -79,7 +96,7 @@ export async function read3mf(bytes: Uint8Array): Promise<ThreeMfModel> {
     }
     const rootKey = partKey(start);
     const budget: TriangleBudget = { used: 0 };
-    const parts = new Map<string, ModelPart>([[rootKey, await readPart(archive, rootKey, budget)]]);
+    const parts = new Map<string, ModelPart>([[rootKey, await readPart(archive, rootKey, budget, reading)]]);
     // The parts that other parts' components name, each read once.
     const queue = [rootKey];
     while (queue.length > 0) {
@@ -89,7 +106,7 @@ export async function read3mf(bytes: Uint8Array): Promise<ThreeMfModel> {
         if (object.kind === 'components') refs.push(...object.components);
       for (const ref of refs) {
         if (parts.has(ref.part)) continue;
-        parts.set(ref.part, await readPart(archive, ref.part, budget));
+        parts.set(ref.part, await readPart(archive, ref.part, budget, reading));
         queue.push(ref.part);
       }
     }

@@ -1,6 +1,6 @@
-// The text formats' fast paths (text-fast.as.ts, compiled to WebAssembly) as the parsers use them: a range
-// of the caller's buffer is copied into the module's memory once, and positions are given and returned
-// in the caller's buffer.
+// The text formats' fast paths (text-fast.as.ts, compiled to WebAssembly) as the parsers use them, and the
+// 3MF reader for the vertices and triangles of its model XML: a range of the caller's buffer is copied into
+// the module's memory once, and positions are given and returned in the caller's buffer.
 
 import { MAX_COORDINATE } from '../coordinates.ts';
 import { MAX_TOKEN } from '../text-chunker.ts';
@@ -41,6 +41,9 @@ interface Exports {
   objVertexCount(): number;
   objFaceLength(): number;
   objOutputFull(): number;
+  readVertices(start: number, end: number, out: number, max: number, limit: number, unit: number): number;
+  readTriangles(start: number, end: number, out: number, max: number): number;
+  xmlStop(): number;
   readNumber(p: number, limit: number): number;
   lastValue(): number;
 }
@@ -221,6 +224,61 @@ export class ObjEngine extends Engine {
     this.vertexCount = wasm.objVertexCount();
     this.faceWords = wasm.objFaceLength();
     this.full = wasm.objOutputFull() !== 0;
+  }
+}
+
+/** Children read per call, at most. */
+const XML_VERTICES = 8192;
+const XML_TRIANGLES = 16384;
+
+/** 3MF model XML: runs of plain <vertex> and <triangle> children (threemf/fast-path.ts). */
+export class ModelXmlEngine extends Engine {
+  /** After readVertices: x, y, z per vertex (in mm); after readTriangles: v1, v2, v3 per triangle. */
+  vertices = new Float64Array(0);
+  triangles = new Int32Array(0);
+  /** Where the last read stopped (past the last child it read and the whitespace after it), and whether
+   * only because its output was full. */
+  end = 0;
+  full = false;
+
+  constructor() {
+    super(24 * XML_VERTICES + 12 * XML_TRIANGLES);
+    this.views();
+  }
+
+  protected override views(): void {
+    super.views();
+    const buffer = this.wasm.memory.buffer;
+    this.vertices = new Float64Array(buffer, this.output, 3 * XML_VERTICES);
+    this.triangles = new Int32Array(buffer, this.output + 24 * XML_VERTICES, 3 * XML_TRIANGLES);
+  }
+
+  /** Reads <vertex> children from i (loaded) while they end before end, times unit; returns how many. */
+  readVertices(i: number, end: number, unit: number): number {
+    const n = this.wasm.readVertices(
+      this.at(i),
+      this.at(end),
+      this.output,
+      XML_VERTICES,
+      MAX_COORDINATE,
+      unit,
+    );
+    this.end = this.from(this.wasm.xmlStop());
+    this.full = n === XML_VERTICES;
+    return n;
+  }
+
+  /** Reads <triangle> children from i (loaded) while they end before end; returns how many. */
+  readTriangles(i: number, end: number): number {
+    const n = this.wasm.readTriangles(
+      this.at(i),
+      this.at(end),
+      this.output + 24 * XML_VERTICES,
+      XML_TRIANGLES,
+    );
+    this.end = this.from(this.wasm.xmlStop());
+    this.full = n === XML_TRIANGLES;
+    return n;
   }
 }
 

@@ -124,8 +124,19 @@ function exactQuotient(m: u64, f: i32): f64 {
 /**
  * Reads the number at p and stores it at out; returns its end, or 0 for anything the fast path leaves
  * to the state machines (a '+' sign, more than 19 digits, a long exponent, words, |value| > limit...).
+ * The number ends at whitespace (a byte <= 32).
  */
 function parseNumber(p: usize, limit: f64, out: usize): usize {
+  return readDecimal(p, limit, out, false);
+}
+
+/** parseNumber for an XML attribute's value: the number ends at its closing '"' (and nothing else does). */
+function quotedNumber(p: usize, limit: f64, out: usize): usize {
+  return readDecimal(p, limit, out, true);
+}
+
+/** The number reader of both; quoted: the number ends at '"', else at whitespace. */
+function readDecimal(p: usize, limit: f64, out: usize, quoted: bool): usize {
   let i = p;
   const negative = load<u8>(i) === 45;
   if (negative) i++;
@@ -142,6 +153,9 @@ function parseNumber(p: usize, limit: f64, out: usize): usize {
   if (load<u8>(i) === 46) {
     // The fraction eight digits at a time: k digits as eight with leading zeros.
     const fraction = ++i;
+    // Zeros before the first significant digit (0.000123) add nothing to the mantissa: not counted below.
+    if (m === 0) while (load<u8>(i) === 48) i++;
+    const significant = i;
     let k: u64 = 8;
     while (k === 8) {
       const x = load<u64>(i);
@@ -153,7 +167,7 @@ function parseNumber(p: usize, limit: f64, out: usize): usize {
       i += usize(k);
     }
     e = i32(i - fraction);
-    count += e;
+    count += i32(i - significant);
   }
   // Up to 19 digits the mantissa is exact (it wraps past that, and is not used).
   if (count === 0 || count > 19) return 0;
@@ -164,7 +178,8 @@ function parseNumber(p: usize, limit: f64, out: usize): usize {
     const sign = w & 0xff;
     const d1 = ((w >> 8) & 0xff) - 48;
     const d2 = ((w >> 16) & 0xff) - 48;
-    if ((sign === 43 || sign === 45) && d1 < 10 && d2 < 10 && w >> 24 <= 32) {
+    const after = w >> 24;
+    if ((sign === 43 || sign === 45) && d1 < 10 && d2 < 10 && (quoted ? after === 34 : after <= 32)) {
       const x = i32(d1 * 10 + d2);
       e = sign === 45 ? e + x : e - x;
       i += 4;
@@ -184,7 +199,7 @@ function parseNumber(p: usize, limit: f64, out: usize): usize {
       e = expNegative ? e + x : e - x;
     }
   }
-  if (c > 32) return 0;
+  if (quoted ? c !== 34 : c > 32) return 0;
   let v: f64;
   if (m < u64(1) << 53) {
     // An exact integer mantissa and power of ten: one correctly rounded operation.
@@ -461,6 +476,139 @@ export function readObjLines(
     objVertices = vertices;
     objFaceWords = words;
   }
+}
+
+// ---- 3MF model XML ------------------------------------------------------------------------------------
+
+// The children of a mesh's <vertices> and <triangles> in their plain form (threemf/fast-path.ts):
+// `<vertex x="" y="" z=""/>` and `<triangle v1="" v2="" v3=""/>` (with p1 p2 p3 pid, which the reader
+// passes over), attributes in any order after whitespace, values of plain numbers. They are read to the
+// numbers the XML reader would give them; the first other thing is left to it.
+
+/** '<vertex' and '<triangl' as little-endian words. */
+const VERTEX_TAG: u64 = 0x7865747265763c;
+const TRIANGLE_TAG: u64 = 0x6c676e616972743c;
+/** '="' as a little-endian half-word. */
+const EQUALS_QUOTE: u16 = 0x223d;
+
+let xmlEnd: usize = 0;
+
+/** Where the last readVertices or readTriangles stopped: past the last child it read and its whitespace. */
+export function xmlStop(): usize {
+  return xmlEnd;
+}
+
+function isXmlSpace(c: u32): bool {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+function skipXmlSpace(p: usize): usize {
+  let i = p;
+  while (isXmlSpace(load<u8>(i))) i++;
+  return i;
+}
+
+const XYZ = memory.data(24, 8);
+
+/**
+ * Reads consecutive plain <vertex> elements from start while they end before end, at most max: x y z
+ * each (in [-limit, limit]) times unit, to out. Returns how many.
+ */
+export function readVertices(start: usize, end: usize, out: usize, max: i32, limit: f64, unit: f64): i32 {
+  let i = skipXmlSpace(start);
+  let n: i32 = 0;
+  xmlEnd = i;
+  while (n < max && i < end) {
+    if ((load<u64>(i) & 0xffffffffffffff) !== VERTEX_TAG) break;
+    i += 7;
+    let seen: u32 = 0;
+    let whole = false;
+    while (true) {
+      const before = i;
+      i = skipXmlSpace(i);
+      const c = load<u8>(i);
+      if (c === 47) {
+        whole = load<u8>(i + 1) === 62 && seen === 7;
+        i += 2;
+        break;
+      }
+      // x, y or z after whitespace, once each.
+      const bit: u32 = c === 120 ? 1 : c === 121 ? 2 : c === 122 ? 4 : 0;
+      if (i === before || bit === 0 || (seen & bit) !== 0 || load<u16>(i + 1) !== EQUALS_QUOTE) break;
+      seen |= bit;
+      i = quotedNumber(i + 3, limit, XYZ + usize(ctz(bit) << 3));
+      if (i === 0) break;
+      i++;
+    }
+    if (!whole || i > end) break;
+    const o = out + usize(n) * 24;
+    store<f64>(o, load<f64>(XYZ) * unit);
+    store<f64>(o + 8, load<f64>(XYZ + 8) * unit);
+    store<f64>(o + 16, load<f64>(XYZ + 16) * unit);
+    n++;
+    i = skipXmlSpace(i);
+    xmlEnd = i;
+  }
+  return n;
+}
+
+const V123 = memory.data(12, 4);
+
+/**
+ * Reads consecutive plain <triangle> elements from start while they end before end, at most max: v1 v2 v3
+ * (1 to 9 digits each) to out. Returns how many.
+ */
+export function readTriangles(start: usize, end: usize, out: usize, max: i32): i32 {
+  let i = skipXmlSpace(start);
+  let n: i32 = 0;
+  xmlEnd = i;
+  while (n < max && i < end) {
+    if (load<u64>(i) !== TRIANGLE_TAG || load<u8>(i + 8) !== 101) break;
+    i += 9;
+    let seen: u32 = 0;
+    let whole = false;
+    while (true) {
+      const before = i;
+      i = skipXmlSpace(i);
+      const c = load<u8>(i);
+      if (c === 47) {
+        whole = load<u8>(i + 1) === 62 && (seen & 7) === 7;
+        i += 2;
+        break;
+      }
+      // v1 v2 v3 (bits 1 2 4), p1 p2 p3 (8 16 32) or pid (64) after whitespace, once each.
+      const k = u32(load<u8>(i + 1)) - 49;
+      let bit: u32 = 0;
+      let name = i + 2;
+      if (k < 3 && (c === 118 || c === 112)) bit = (c === 118 ? 1 : 8) << k;
+      else if (c === 112 && load<u16>(i + 1) === 0x6469) {
+        bit = 64;
+        name = i + 3;
+      }
+      if (i === before || bit === 0 || (seen & bit) !== 0 || load<u16>(name) !== EQUALS_QUOTE) break;
+      seen |= bit;
+      let p = name + 2;
+      let value: u32 = 0;
+      let d = u32(load<u8>(p)) - 48;
+      while (d < 10) {
+        value = value * 10 + d;
+        d = u32(load<u8>(++p)) - 48;
+      }
+      const digits = p - (name + 2);
+      if (digits === 0 || digits > 9 || load<u8>(p) !== 34) break;
+      if (bit < 8) store<u32>(V123 + usize(ctz(bit) << 2), value);
+      i = p + 1;
+    }
+    if (!whole || i > end) break;
+    const o = out + usize(n) * 12;
+    store<u32>(o, load<u32>(V123));
+    store<u32>(o + 4, load<u32>(V123 + 4));
+    store<u32>(o + 8, load<u32>(V123 + 8));
+    n++;
+    i = skipXmlSpace(i);
+    xmlEnd = i;
+  }
+  return n;
 }
 
 /** The first byte free for the caller's buffers. */

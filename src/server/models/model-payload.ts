@@ -10,6 +10,14 @@ export function previewUrl(id: string): string {
   return `/api/models/${encodeURIComponent(id)}/preview.png`;
 }
 
+/**
+ * A volume or area as the card shows it: 4 decimals, or 6 significant digits below 1, so that a tiny closed
+ * model (shown in mm³) keeps its figure instead of rounding to 0.
+ */
+function measure(value: number): number {
+  return Math.abs(value) >= 1 || value === 0 ? round(value, 4) : Number(value.toPrecision(6));
+}
+
 export function toModelPayload(row: Model, pricing: PricingSettings, options: WarningOptions): ModelPayload {
   const dimensions = { x: round(row.dimX, 3), y: round(row.dimY, 3), z: round(row.dimZ, 3) };
   const { fits, warnings } = modelWarnings(
@@ -26,8 +34,8 @@ export function toModelPayload(row: Model, pricing: PricingSettings, options: Wa
     fileName: row.fileName,
     format: row.format === 'obj' || row.format === '3mf' ? row.format : 'stl',
     triangles: row.triangles,
-    volumeCm3: round(row.volumeMm3 / 1000, 4),
-    areaCm2: round(row.areaMm2 / 100, 4),
+    volumeCm3: measure(row.volumeMm3 / 1000),
+    areaCm2: measure(row.areaMm2 / 100),
     dimensions,
     scale: row.scale,
     watertight: row.watertight,

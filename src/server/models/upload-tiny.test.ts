@@ -32,10 +32,12 @@ describe('POST /api/uploads at the ends of the scale', () => {
       format: '3mf',
       watertight: true,
       dimensions: { x: 0.001, y: 0.001, z: 0.001 },
-      // 1e-12 cm³, shown to 4 decimals; the file says its unit, so no inches question.
-      volumeCm3: 0,
+      // The file says its unit, so no inches question.
       warnings: [],
     });
+    // 1e-12 cm³ (1e-9 mm³), kept to 6 significant digits rather than rounded to 0, so the card can say so.
+    expect(body.volumeCm3).toBeCloseTo(1e-12, 17);
+    expect(body.volumeCm3).toBeGreaterThan(0);
     const headers = { cookie: cookieFrom(res) };
     expect((await t.app.inject({ url: `/api/models/${body.id}/view.glb`, headers })).statusCode).toBe(200);
     expect((await findModel(t.database.db, body.id))?.previewKey).toBeTruthy();

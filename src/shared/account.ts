@@ -18,6 +18,13 @@ export const ACCOUNT_MSG = {
   resetNoToken: 'Cannot reset password without a valid token.',
   resetFailed: 'Failed to reset password. The token might be invalid or expired.',
   passwordsDoNotMatch: 'Passwords do not match.',
+  /**
+   * The step-up (docs/security.md 6): the same answer to every password, right or wrong, and to an unknown
+   * name, once strangers have used up the name's failed logins.
+   */
+  loginStepUp:
+    "Too many failed logins for this account from elsewhere. If the password you typed is right, we have emailed a sign-in link to the account's address: open it in this browser to log in.",
+  signInLinkFailed: 'This sign-in link is invalid, expired or already used.',
 } as const;
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{3,32}$/;
@@ -66,6 +73,11 @@ export const resetPasswordRequest = z.object({
   confirmPassword: z
     .string({ error: ACCOUNT_MSG.passwordsDoNotMatch })
     .max(MAX_PASSWORD_LENGTH, ACCOUNT_MSG.passwordsDoNotMatch),
+});
+
+/** The token of a mailed sign-in link (/sign-in?token=): anything else is simply not a valid link. */
+export const signInLinkRequest = z.object({
+  token: z.string().trim().max(100, ACCOUNT_MSG.signInLinkFailed),
 });
 
 /** Every field's first problem, by field name: what a form shows next to each field. */

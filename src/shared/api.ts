@@ -6,6 +6,7 @@ import {
   registerFields,
   resendVerificationRequest,
   resetPasswordRequest,
+  signInLinkRequest,
 } from './account.ts';
 import {
   adminNoteRequest,
@@ -119,6 +120,11 @@ export const API = {
   resetPassword: route('POST', '/api/reset_password.php', {
     body: resetPasswordRequest,
     required: { fields: ['token'], message: ACCOUNT_MSG.resetNoToken },
+  }),
+  /** The mailed one-time link of a login's step-up (docs/security.md 6): logs this browser in. */
+  signInLink: route('POST', '/api/sign-in-link', {
+    body: signInLinkRequest,
+    required: { fields: ['token'], message: ACCOUNT_MSG.signInLinkFailed },
   }),
   contact: route('POST', '/api/send_contact_email.php', {
     body: contactRequest,

@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, type Location, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ACCOUNT_MSG } from '../../shared/account.ts';
 import { errorText, messageText, postJson, readJson } from '../api.ts';
 import { MSG } from '../messages.ts';
 import { useSession } from '../session/SessionProvider.tsx';
@@ -84,6 +85,8 @@ export default function LoginPage() {
   }
 
   const notVerified = error.includes(MSG.notVerifiedMarker);
+  // The step-up (the account is under attack elsewhere) is a next step to take, not a mistake of theirs.
+  const stepUp = error === ACCOUNT_MSG.loginStepUp;
 
   return (
     <section className="page auth-page" aria-labelledby="login-title">
@@ -111,7 +114,7 @@ export default function LoginPage() {
             onChange={(e) => setPassword(e.target.value)}
           />
           {error && (
-            <Alert kind="error">
+            <Alert kind={stepUp ? 'info' : 'error'}>
               {error}{' '}
               {notVerified && (
                 <button type="button" className="link-button" onClick={onResend}>

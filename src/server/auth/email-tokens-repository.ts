@@ -3,10 +3,10 @@ import type { Db } from '../db/client.ts';
 import { emailTokens } from '../db/schema.ts';
 import { newToken } from './tokens.ts';
 
-// Verification and reset tokens: hashed, single use, with an expiry. Used rows are kept (with used_at) so
-// the per-account mail caps can count them; housekeeping purges old rows.
+// Verification, reset and sign-in link tokens: hashed, single use, with an expiry. Used rows are kept (with
+// used_at) so the per-account mail caps can count them; housekeeping purges old rows.
 
-export type TokenPurpose = 'verify' | 'reset';
+export type TokenPurpose = 'verify' | 'reset' | 'sign-in';
 
 export async function insertEmailToken(
   db: Db,

@@ -80,8 +80,16 @@ export type LoginClient = { bucket: string; trustedDevice: string | null };
 
 type Taken = { limiter: AttemptLimiter; key: string; onSuccess: 'reset' | 'forgive' };
 
-/** The counts an attempt took, to settle once its outcome is known. */
-export type LoginTicket = { readonly taken: readonly Taken[]; readonly at: Date };
+/**
+ * The counts an attempt took, to settle once its outcome is known. `stepUp` when the name's limit for
+ * clients without a device cookie is full: the password is still checked, but it logs nobody in here (a
+ * right one gets a sign-in link by mail, login-service.ts); `waitMs` is when the name's limit frees.
+ */
+export type LoginTicket = {
+  readonly taken: readonly Taken[];
+  readonly at: Date;
+  readonly stepUp?: { readonly waitMs: number };
+};
 
 /**
  * The failed-login throttle (docs/security.md 6, ASVS 6.3.1) without a lockout switch for strangers. Counts are
@@ -89,8 +97,9 @@ export type LoginTicket = { readonly taken: readonly Taken[]; readonly at: Date 
  * so throttling one tells nothing about the other, and an unknown name behaves exactly like a known one.
  *
  * - A client without a device cookie for the account: `perClient` failures per (address bucket, name),
- *   and all such clients together `perName` failures per name (the distributed guesser's limit). One
- *   address can never use up `perName` alone.
+ *   then a 429. All such clients together have `perName` failures per name (the distributed guesser's
+ *   limit); past it an attempt is a step-up (LoginTicket): never a login, whatever the password, and
+ *   answered alike whatever it was, so guessing on goes on blind. One address can never fill `perName` alone.
  * - A browser that logged in to the account before (a device cookie, device-cookie.ts): only its own
  *   `perClient` count, so nobody else's failures lock it out, and a stolen cookie still meets a limit.
  */
@@ -103,24 +112,18 @@ export class LoginThrottle {
   /** Counts an attempt before the password is checked: a ticket, or the milliseconds to wait. */
   async begin(login: string, client: LoginClient, at: Date): Promise<LoginTicket | { waitMs: number }> {
     const name = loginNameKey(login);
-    const wanted: Taken[] = client.trustedDevice
-      ? [{ limiter: this.perClient, key: `device:${client.trustedDevice}`, onSuccess: 'reset' }]
-      : [
-          { limiter: this.perClient, key: `client:${client.bucket}:${name}`, onSuccess: 'reset' },
-          // A success is no failure, but it does not clear the other clients' failures either.
-          { limiter: this.perName, key: `name:${name}`, onSuccess: 'forgive' },
-        ];
-    const taken: Taken[] = [];
-    for (const t of wanted) {
-      const waitMs = await t.limiter.take(t.key, at);
-      if (waitMs > 0) {
-        // Refused before anything was checked: what was counted so far is no attempt.
-        await this.forgive({ taken, at });
-        return { waitMs };
-      }
-      taken.push(t);
-    }
-    return { taken, at };
+    const own: Taken = client.trustedDevice
+      ? { limiter: this.perClient, key: `device:${client.trustedDevice}`, onSuccess: 'reset' }
+      : { limiter: this.perClient, key: `client:${client.bucket}:${name}`, onSuccess: 'reset' };
+    const ownWaitMs = await own.limiter.take(own.key, at);
+    if (ownWaitMs > 0) return { waitMs: ownWaitMs };
+    if (client.trustedDevice) return { taken: [own], at };
+    // A success is no failure, but it does not clear the other clients' failures either.
+    const shared: Taken = { limiter: this.perName, key: `name:${name}`, onSuccess: 'forgive' };
+    const sharedWaitMs = await shared.limiter.take(shared.key, at);
+    // Full: this client's own count still holds (taken above), the name's is not counted further.
+    if (sharedWaitMs > 0) return { taken: [own], at, stepUp: { waitMs: sharedWaitMs } };
+    return { taken: [own, shared], at };
   }
 
   /** The right password: this client's failures are forgotten. */

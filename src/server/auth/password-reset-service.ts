@@ -77,6 +77,8 @@ export async function resetPassword(
     await updatePasswordHash(tx, userId, passwordHash, now);
     await markEmailVerified(tx, userId, now);
     await retireEmailTokens(tx, userId, 'reset', now);
+    // A sign-in link mailed for the old password logs nobody in any more.
+    await retireEmailTokens(tx, userId, 'sign-in', now);
     await deleteUserSessions(tx, userId);
     const found = await findUserById(tx, userId);
     if (!found) throw new HttpError(400, MSG.resetFailed);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { haveRedis, TEST_REDIS_URL } from '../testing/redis.ts';
+import { needsRedis, TEST_REDIS_URL } from '../testing/redis.ts';
 import { buildTestApp } from '../testing/test-app.ts';
 import { RedisAttemptLimiter } from './redis-attempt-limiter.ts';
 import { createUser, postJson } from './testing.ts';
@@ -27,7 +27,7 @@ function limiter(prefix: string, url = TEST_REDIS_URL) {
   };
 }
 
-describe.skipIf(!haveRedis)('RedisAttemptLimiter', () => {
+describe('RedisAttemptLimiter', needsRedis, () => {
   it('allows 5 attempts a window, then says how long to wait; forgive and reset give attempts back', async () => {
     const { client, limiter: l } = limiter(`test:${randomUUID()}:`);
     await client.connect();

@@ -10,6 +10,7 @@ import { passwordResetRoutes } from './routes/password-reset.ts';
 import { registerRoute } from './routes/register.ts';
 import { resendVerificationRoute } from './routes/resend-verification.ts';
 import { type OnLogout, sessionRoutes } from './routes/session.ts';
+import { signInLinkRoute } from './routes/sign-in-link.ts';
 import { verifyEmailRoute } from './routes/verify-email.ts';
 
 export type { OnLogin } from './routes/login.ts';
@@ -23,7 +24,8 @@ export const FAILED_LOGINS_MAX = 5;
 export const FAILED_LOGINS_WINDOW_MS = 15 * 60_000;
 /**
  * Failed logins per login name from all clients without a device cookie together: the limit a guesser on
- * many addresses meets (ASVS 6.3.1: at most 100 an hour per account, which has two names).
+ * many addresses meets (ASVS 6.3.1: at most 100 an hour per account, which has two names). Past it, such
+ * clients get the step-up (a mailed sign-in link for the right password), never an answer that tells.
  */
 export const DISTRIBUTED_FAILED_LOGINS_MAX = 50;
 export const DISTRIBUTED_FAILED_LOGINS_WINDOW_MS = 60 * 60_000;
@@ -59,6 +61,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) 
   verifyEmailRoute(app, ctx);
   resendVerificationRoute(app, ctx);
   loginRoute(app, ctx, { throttle, devices, onLogin: opts.onLogin });
+  signInLinkRoute(app, ctx, { devices, onLogin: opts.onLogin });
   sessionRoutes(app, ctx, { onLogout: opts.onLogout });
   passwordResetRoutes(app, ctx, { throttle });
 }

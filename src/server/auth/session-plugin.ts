@@ -80,7 +80,7 @@ export async function requireUser(req: FastifyRequest): Promise<void> {
 
 /**
  * preHandler for what needs a verified account (the checkout): as requireUser, but a session of an account
- * that is not verified (any more) gets 403 with SPEC's 'Account not verified' wording instead of 401.
+ * that is not verified (any more) gets 403 with the specified 'Account not verified' wording instead of 401.
  */
 export async function requireVerifiedUser(req: FastifyRequest): Promise<void> {
   const user = await getSessionUser(req);

@@ -57,7 +57,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Email verification and password reset tokens: only the SHA-256 hash is kept. */
+/** Email verification, password reset and sign-in link tokens: only the SHA-256 hash is kept. */
 export const emailTokens = pgTable(
   'email_tokens',
   {
@@ -65,7 +65,7 @@ export const emailTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify', 'reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify', 'reset', 'sign-in'] }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -103,3 +103,28 @@ export function contactMessageMail(
   ]);
   return { ...mail, replyTo: m.email };
 }
+
+/**
+ * The step-up's sign-in link (docs/security.md 6): the right password was typed in a browser without a
+ * device cookie while strangers' failed logins had used up the account's allowance. Where the attempt came
+ * from is only "a new browser": the address could be anybody's and is not worth mailing.
+ */
+export function signInLinkMail(
+  brand: MailBrand,
+  m: { to: string; username: string; link: string },
+): OutboxMail {
+  return renderMail(brand, m.to, 'Your sign-in link', [
+    { text: `Hello ${m.username},` },
+    {
+      text: `someone (maybe you) just tried to log in to your ${brand.shopName} account from a new browser, with the right password. Because of many failed logins for your account from elsewhere, a login from a new browser needs this link too.`,
+    },
+    {
+      text: 'If it was you, open the link below in that browser: it logs you in there. It works once, for 15 minutes.',
+    },
+    { action: { label: 'Log in on this browser', url: m.link } },
+    {
+      text: 'If it was not you, do not open the link: nobody was logged in. But whoever tried typed your password, so we recommend choosing a new one.',
+    },
+    { action: { label: 'Choose a new password', url: `${brand.publicUrl}/forgot-password` } },
+  ]);
+}

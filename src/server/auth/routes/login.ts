@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { API } from '../../../shared/api.ts';
 import type { AppContext } from '../../context.ts';
 import { clientBucket } from '../../http/client-key.ts';
@@ -7,11 +7,9 @@ import type { DeviceCookies } from '../device-cookie.ts';
 import { authenticate } from '../login-service.ts';
 import type { LoginThrottle } from '../login-throttle.ts';
 import { MSG } from '../schemas.ts';
-import { readSessionToken, setSessionCookie } from '../session-plugin.ts';
-import { createSession, endSession } from '../session-service.ts';
+import { logBrowserIn, type OnLogin } from './browser-login.ts';
 
-/** Called after a successful login, e.g. to move a visitor's uploads to the account. */
-export type OnLogin = (userId: number, req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export type { OnLogin } from './browser-login.ts';
 
 const URL = API.login.path;
 
@@ -38,23 +36,13 @@ export function loginRoute(
         ctx,
         deps.throttle,
         { login: input.username, password: input.password },
-        { bucket: clientBucket(req.ip), trustedDevice: (userId) => deps.devices.trustedNonce(req, userId) },
+        {
+          bucket: clientBucket(req.ip),
+          trustedDevice: (userId) => deps.devices.trustedNonce(req, userId),
+          log: req.log,
+        },
       );
-      // Rotation: the session the browser had (if any) ends; a new id is issued (docs/security.md 8).
-      await endSession(ctx, readSessionToken(req, ctx.config));
-      const session = await createSession(ctx, user.id);
-      setSessionCookie(reply, ctx.config, session.token);
-      // This browser has now logged in to the account: others' failures will not lock it out.
-      await deps.devices.issue(req, reply, user.id);
-      req.log.info({ userId: user.id }, 'logged in');
-      if (deps.onLogin) {
-        try {
-          await deps.onLogin(user.id, req, reply);
-        } catch (err) {
-          // The login itself succeeded; what follows it must not undo it.
-          req.log.error({ err, userId: user.id }, 'after-login hook failed');
-        }
-      }
+      await logBrowserIn(ctx, req, reply, user, deps);
       return reply.header('cache-control', NO_STORE).send({ message: MSG.loggedIn, username: user.username });
     },
   );

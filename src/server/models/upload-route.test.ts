@@ -185,7 +185,8 @@ describe('POST /api/uploads: refused uploads keep nothing', () => {
     const res = await t.app.inject(uploadRequest({ fileName: 'moon.stl', bytes: boxStl(1, 1, 0.89) }));
     expect(res.statusCode).toBe(201);
     const model = res.json();
-    expect(model.volumeCm3).toBe(0.0009); // rounded to 4 decimals of a cm³
+    // 6 significant digits below 1 cm³ (docs/api.md), so the card can say 0.89 mm³.
+    expect(model.volumeCm3).toBeCloseTo(0.00089, 9);
     expect(model.dimensions).toEqual({ x: 1, y: 1, z: 0.89 });
     expect(model.warnings.map((w: { code: string }) => w.code)).toContain('maybe_inches');
     expect(model.prices['3']).toBe(12);

@@ -1,15 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { box, toBinaryStl, toFloat32, triangles, uvSphere } from '../src/mesh/testing/generate.ts';
+import {
+  bigBinaryStl,
+  bigObj,
+  box,
+  concatChunks,
+  toBinaryStl,
+  toFloat32,
+  triangles,
+  uvSphere,
+} from '../src/mesh/testing/generate.ts';
 import { decodePng } from '../src/mesh/testing/png-decode.ts';
 import { bambu3mf, scaleMove } from '../src/mesh/testing/threemf.ts';
 import { expect, test } from './fixtures.ts';
 
 // The 3D viewer opens every model the server accepts: each real-world fixture (numpy-stl's and
-// tinyobjloader's test files, HalfDonut.stl among them) is uploaded, and the viewer draws it from the
-// server's view mesh: no error text, and the model's blue in the canvas. It says "Simplified for display"
-// only when the server's view mesh was simplified, not when it left out a few degenerate triangles.
+// tinyobjloader's test files, HalfDonut.stl among them) is chosen in the upload tool and opened the moment
+// its card shows, and the viewer draws it from the server's view mesh: no error text, and the model's blue
+// in the canvas. So are a 40 MB OBJ and a 64 MB binary STL, drawn coarse first while their full view is
+// made. It says "Simplified for display" only when the server's view mesh was simplified, not when it left
+// out a few degenerate triangles.
 
 const FIXTURES = path.resolve('fixtures/real-world');
 const DIRS = ['numpy-stl/stl_binary', 'numpy-stl/stl_ascii', 'numpy-stl/stl_tests', 'tinyobjloader'];
@@ -46,54 +57,88 @@ async function closeViewer(row: Locator, dialog: Locator) {
   await row.getByRole('button', { name: /^Close / }).click();
 }
 
-test('the viewer draws every real-world model the server accepts', async ({ page }) => {
-  test.setTimeout(240_000);
+/**
+ * Chooses a file (from disk, as a customer does) in the upload tool and, the moment its card shows, clicks
+ * its 'View 3D'; the dialog, or null when the shop refused the file.
+ */
+async function uploadAndOpen(page: Page, file: string): Promise<Locator | null> {
+  const name = path.basename(file);
+  const answered = page.waitForResponse(
+    (r) => r.url().endsWith('/api/uploads') && r.request().method() === 'POST',
+    { timeout: 60_000 },
+  );
+  await page.getByLabel('Choose files').setInputFiles(file);
+  if ((await answered).status() !== 201) return null;
+  // A fresh upload shows as its full card, newest first.
+  await page
+    .getByRole('article', { name, exact: true })
+    .first()
+    .getByRole('button', { name: 'View 3D' })
+    .click();
+  return page.getByRole('dialog');
+}
+
+test('the viewer draws every real-world model the server accepts, opened right after its upload', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
   await page.goto('/');
-  const accepted: Array<{ id: string; fileName: string; file: string }> = [];
+  const accepted: string[] = [];
   for (const dir of DIRS) {
     for (const name of fs.readdirSync(path.join(FIXTURES, dir)).filter((f) => /\.(stl|obj)$/i.test(f))) {
-      const res = await page.request.post('/api/uploads', {
-        multipart: {
-          file: {
-            name,
-            mimeType: 'application/octet-stream',
-            buffer: fs.readFileSync(path.join(FIXTURES, dir, name)),
-          },
-        },
-        headers: { origin: new URL(page.url()).origin },
+      const file = `${dir}/${name}`;
+      const dialog = await uploadAndOpen(page, path.join(FIXTURES, file));
+      if (!dialog) continue;
+      accepted.push(file);
+      await expect(dialog.getByRole('button', { name: 'Fit to view' }), file).toBeEnabled({
+        timeout: 30_000,
       });
-      if (res.status() === 201)
-        accepted.push({
-          ...((await res.json()) as { id: string; fileName: string }),
-          file: `${dir}/${name}`,
-        });
+      await expect(dialog.locator('.viewer-frame'), file).toHaveAttribute('data-view', 'full', {
+        timeout: 30_000,
+      });
+      await expect(dialog.getByRole('alert'), file).toHaveCount(0);
+      const pixels = modelPixels(await dialog.locator('canvas').screenshot());
+      expect(pixels, `${file}: the model's pixels`).toBeGreaterThan(500);
+      if (file.endsWith('stl_binary/HalfDonut.stl')) {
+        await dialog.screenshot({ path: test.info().outputPath('half-donut.png') });
+      }
+      await dialog.getByRole('button', { name: 'Close' }).click();
+      await expect(dialog).toBeHidden();
     }
   }
   expect(accepted.length).toBeGreaterThan(20);
-  expect(accepted.map((a) => a.file)).toContain('numpy-stl/stl_binary/HalfDonut.stl');
+  expect(accepted).toContain('numpy-stl/stl_binary/HalfDonut.stl');
+});
 
-  // The upload tool shows the remembered models; each card's View 3D opens the viewer.
-  await page.evaluate(
-    (ids) => {
-      const models = ids.map((id, n) => ({ key: `k${n}`, id, choices: {} }));
-      localStorage.setItem('printUploads', JSON.stringify({ version: 1, models }));
-    },
-    accepted.map((a) => a.id),
-  );
-  await page.reload();
-  for (const [n, model] of accepted.entries()) {
-    const { row, dialog } = await openViewer(page, n, accepted.length);
-    await expect(row).toContainText(model.fileName);
-    await expect(dialog.getByRole('button', { name: 'Fit to view' }), model.file).toBeEnabled({
-      timeout: 30_000,
+test('a 40 MB OBJ and a 64 MB STL are drawn at once when opened the moment their upload answers', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const MB = 1024 * 1024;
+  await page.goto('/');
+  for (const [name, bytes] of [
+    ['sphere.obj', concatChunks(bigObj(40 * MB))],
+    ['sphere.stl', concatChunks(bigBinaryStl(64 * MB))],
+  ] as const) {
+    // Playwright hands over at most 50 MB from memory: the file is chosen from disk.
+    const file = test.info().outputPath(name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, bytes);
+    const coarse = page.waitForResponse((r) => r.url().endsWith('/view-coarse.glb'), { timeout: 60_000 });
+    const dialog = await uploadAndOpen(page, file);
+    if (!dialog) throw new Error(`${name} was refused`);
+    // Its full view is still being made: a coarse one is drawn first, then replaced.
+    expect((await coarse).status(), name).toBe(200);
+    await expect(dialog.getByRole('button', { name: 'Fit to view' }), name).toBeEnabled({ timeout: 30_000 });
+    await expect(dialog.locator('.viewer-frame'), name).toHaveAttribute('data-view', 'full', {
+      timeout: 60_000,
     });
-    await expect(dialog.getByRole('alert'), model.file).toHaveCount(0);
-    const pixels = modelPixels(await dialog.locator('canvas').screenshot());
-    expect(pixels, `${model.file}: the model's pixels`).toBeGreaterThan(500);
-    if (model.file.endsWith('stl_binary/HalfDonut.stl')) {
-      await dialog.screenshot({ path: test.info().outputPath('half-donut.png') });
-    }
-    await closeViewer(row, dialog);
+    await expect(dialog.getByRole('alert'), name).toHaveCount(0);
+    await expect(dialog.getByText('Simplified for display', { exact: false })).toHaveCount(1);
+    expect(modelPixels(await dialog.locator('canvas').screenshot()), name).toBeGreaterThan(500);
+    await dialog.screenshot({ path: test.info().outputPath(`big-${name}.png`) });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
   }
 });
 
@@ -149,6 +194,8 @@ test('the viewer says "Simplified for display" only for a model it simplified', 
   ] as const) {
     const { row, dialog } = await openViewer(page, n, 2);
     await expect(dialog.getByRole('button', { name: 'Fit to view' })).toBeEnabled({ timeout: 60_000 });
+    // A coarse first view says nothing of simplifying: the full one does.
+    await expect(dialog.locator('.viewer-frame')).toHaveAttribute('data-view', 'full', { timeout: 60_000 });
     await expect(dialog.locator('.viewer-hint')).toContainText('Grid squares are');
     const words = dialog.getByText('Simplified for display: the print uses every detail of your file.', {
       exact: false,

@@ -8,7 +8,7 @@ import { MeasureSink } from './measure.ts';
 import { createParser, type FormatParser } from './parse.ts';
 import { primeOnce } from './prime.ts';
 import { HEADER_BYTES, RECORD_BYTES } from './stl-binary.ts';
-import { Topology, type TopologyResult } from './topology.ts';
+import { Topology, type TopologyResult, type WeldedMesh } from './topology.ts';
 import type { MeshAnalysis, MeshExtension, MeshFormat, ModelFormat } from './types.ts';
 
 export interface AnalyzerOptions {
@@ -24,6 +24,8 @@ export interface AnalyzerOptions {
    * every model, so it is asked for only on a second pass, when the first says needsSecondPass().
    */
   keepPositions?: boolean;
+  /** Keep the welded mesh the watertight check built, for weldedMesh() (the 3D viewer's mesh). */
+  keepMesh?: boolean;
 }
 
 export interface MeshAnalyzer {
@@ -36,6 +38,8 @@ export interface MeshAnalyzer {
    * (a binary STL of one closed part with edges of more than two faces: rare).
    */
   needsSecondPass(): boolean;
+  /** After finish, with keepMesh: the welded faces and positions of the watertight check, else null. */
+  weldedMesh(): WeldedMesh | null;
 }
 
 export function createMeshAnalyzer(format: MeshFormat, options: AnalyzerOptions = {}): MeshAnalyzer {
@@ -55,7 +59,10 @@ function buildAnalyzer(format: MeshFormat, options: AnalyzerOptions): MeshAnalyz
   const topology =
     options.topology === false
       ? null
-      : new Topology(expectedTriangles, { keepPositions: options.keepPositions ?? false });
+      : new Topology(expectedTriangles, {
+          keepPositions: options.keepPositions ?? false,
+          keepMesh: options.keepMesh ?? false,
+        });
   const collect = options.collectTriangles ? new CollectSink(options.collectTriangles) : null;
   let geometry: Geometry;
   let parser: FormatParser;
@@ -88,6 +95,7 @@ function buildAnalyzer(format: MeshFormat, options: AnalyzerOptions): MeshAnalyz
     },
     previewTriangles: () => (collect && done ? collect.result() : null),
     needsSecondPass: () => done && (topology?.needsPositions ?? false),
+    weldedMesh: () => (done ? (topology?.kept ?? null) : null),
   };
 }
 

@@ -24,6 +24,13 @@ export interface EdgeCensus {
   oddEdges: number;
 }
 
+/** A welded mesh: faces as vertex id triples, positions as x, y, z at 3 * id (vertexCount of them). */
+export type WeldedMesh = {
+  faces: Int32Array;
+  positions: Float64Array | Float32Array;
+  vertexCount: number;
+};
+
 export type TopologyResult = Omit<EdgeCensus, 'oddEdges'> & ShellSummary;
 
 export class Topology implements TriangleSink {
@@ -48,10 +55,15 @@ export class Topology implements TriangleSink {
   private readonly keepPositions: boolean;
   /** After result: one closed part with edges of more than two faces could not be cut (no positions). */
   needsPositions = false;
+  /** Hand the welded faces and their positions over after result (kept), for the 3D viewer's mesh. */
+  private readonly keepMesh: boolean;
+  /** After result, with keepMesh: the faces (vertex ids, 3 a face) and positions (x, y, z at 3 * id). */
+  kept: WeldedMesh | null = null;
 
-  constructor(expectedTriangles = 0, options: { keepPositions?: boolean } = {}) {
+  constructor(expectedTriangles = 0, options: { keepPositions?: boolean; keepMesh?: boolean } = {}) {
     this.expectedTriangles = expectedTriangles;
     this.keepPositions = options.keepPositions ?? false;
+    this.keepMesh = options.keepMesh ?? false;
     this.faces = new Int32Array(3 * Math.max(1024, expectedTriangles));
   }
 
@@ -148,6 +160,10 @@ export class Topology implements TriangleSink {
     // The weld tables go before the census, its memory peak.
     const binary = this.float32Welder !== null;
     let positions = !binary || labels.count > 1 || this.keepPositions ? this.positions() : null;
+    if (this.keepMesh) {
+      const kept = positions ?? this.positions();
+      if (kept) this.kept = { faces: faces.subarray(0, 3 * faceCount), positions: kept, vertexCount };
+    }
     this.welder = null;
     this.float32Welder = null;
     this.idPositions = null;

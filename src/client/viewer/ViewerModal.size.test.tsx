@@ -36,7 +36,9 @@ async function drawnSize(x: number, y: number, z: number, scale?: number): Promi
   const { glb } = await buildViewMesh(Float32Array.from(triangles(box(x, y, z))));
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(glb.slice())),
+    vi.fn(async (url: string) =>
+      url.endsWith('/view-coarse.glb') ? new Response(null, { status: 204 }) : new Response(glb.slice()),
+    ),
   );
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => ({
     getExtension: () => null,

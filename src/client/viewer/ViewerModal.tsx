@@ -7,13 +7,17 @@ import { useCoarsePointer } from '../ui/useCoarsePointer.ts';
 import { fetchWithProgress, loadedText, percentOf } from './fetch-progress.ts';
 import { parseViewMesh } from './load-model.ts';
 import { createViewer, type Viewer, WebGLUnavailableError } from './scene.ts';
+import { viewCompanions } from './view-url.ts';
 import { VIEWER_MSG } from './viewer-messages.ts';
 import './viewer.css';
 
+/** Ready with coarse: a big model's rough first view, drawn while its full view still downloads. */
 type Phase =
-  | { kind: 'loading'; loaded: number; total: number | null }
-  | { kind: 'ready'; cell: number; simplified: boolean; size: string }
+  | { kind: 'loading' }
+  | { kind: 'ready'; cell: number; simplified: boolean; size: string; coarse: boolean }
   | { kind: 'error'; message: string };
+
+type Progress = { loaded: number; total: number | null };
 
 function webglAvailable(): boolean {
   try {
@@ -38,7 +42,16 @@ function drawnSize(geometry: BufferGeometry): string {
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
-/** The 3D viewer: a modal dialog that downloads the model with progress and shows it with three.js. */
+/** A coarse view if the server has one for this model (a big upload's, while its full view is made). */
+async function fetchCoarse(url: string, signal: AbortSignal): Promise<ArrayBuffer | null> {
+  const res = await fetch(url, { credentials: 'include', signal });
+  return res.status === 200 ? res.arrayBuffer() : null;
+}
+
+/**
+ * The 3D viewer: a modal dialog that downloads the model with progress and shows it with three.js. The
+ * model's preview stands in until then; a big model just uploaded is drawn coarse first, then in full.
+ */
 export default function ViewerModal({
   url,
   fileName,
@@ -63,7 +76,10 @@ export default function ViewerModal({
   const colorRef = useRef(color);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
-  const [phase, setPhase] = useState<Phase>({ kind: 'loading', loaded: 0, total: null });
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
+  const [progress, setProgress] = useState<Progress>({ loaded: 0, total: null });
+  const [pictured, setPictured] = useState(true);
+  const companions = viewCompanions(url);
 
   // Focus moves into the dialog and back to where it was; the page behind does not scroll; Escape closes.
   useEffect(() => {
@@ -85,13 +101,48 @@ export default function ViewerModal({
     };
   }, []);
 
-  // Download, parse, show; everything is given back when the dialog closes.
+  // Download, parse, show (a coarse view first when the server has one, in parallel); everything is given
+  // back when the dialog closes.
   useEffect(() => {
     const controller = new AbortController();
+    const { signal } = controller;
+    const coarseUrl = viewCompanions(url)?.coarse;
     let viewer: Viewer | null = null;
-    setPhase({ kind: 'loading', loaded: 0, total: null });
+    let full = false;
+    setPhase({ kind: 'loading' });
+    setProgress({ loaded: 0, total: null });
+    setPictured(true);
+    /** Draws geometry: the first view, or the full one in place of a coarse one. */
+    const show = (geometry: BufferGeometry, simplified: boolean, coarse: boolean) => {
+      if (scale !== 1) geometry.scale(scale, scale, scale);
+      if (signal.aborted || !stageRef.current) {
+        geometry.dispose();
+        return;
+      }
+      if (viewer) viewer.setGeometry(geometry);
+      else {
+        try {
+          viewer = createViewer(stageRef.current, geometry, colorRef.current, `3D model of ${fileName}`);
+        } catch (err) {
+          geometry.dispose();
+          throw err;
+        }
+        viewerRef.current = viewer;
+      }
+      setPhase({ kind: 'ready', cell: viewer.grid.cell, simplified, size: drawnSize(geometry), coarse });
+    };
     (async () => {
       if (!webglAvailable()) return setPhase({ kind: 'error', message: VIEWER_MSG.noWebgl });
+      if (coarseUrl) {
+        // A bonus: whatever happens to it, the full view comes all the same.
+        void (async () => {
+          const bytes = await fetchCoarse(coarseUrl, signal);
+          if (!bytes || full) return;
+          const geometry = await parseViewMesh(bytes);
+          if (full) geometry.dispose();
+          else show(geometry, true, true);
+        })().catch(() => {});
+      }
       let lastPercent = -1;
       let simplified = false;
       try {
@@ -101,30 +152,19 @@ export default function ViewerModal({
             const percent = percentOf(loaded, total) ?? Math.floor(loaded / 65536);
             if (percent === lastPercent) return;
             lastPercent = percent;
-            setPhase({ kind: 'loading', loaded, total });
+            setProgress({ loaded, total });
           },
-          controller.signal,
+          signal,
           (headers) => {
             simplified = headers.get('x-view-simplified') === '1';
           },
         );
-        if (controller.signal.aborted) return;
+        if (signal.aborted) return;
         const geometry = await parseViewMesh(bytes);
-        if (scale !== 1) geometry.scale(scale, scale, scale);
-        if (controller.signal.aborted || !stageRef.current) {
-          geometry.dispose();
-          return;
-        }
-        try {
-          viewer = createViewer(stageRef.current, geometry, colorRef.current, `3D model of ${fileName}`);
-        } catch (err) {
-          geometry.dispose();
-          throw err;
-        }
-        viewerRef.current = viewer;
-        setPhase({ kind: 'ready', cell: viewer.grid.cell, simplified, size: drawnSize(geometry) });
+        full = true;
+        show(geometry, simplified, false);
       } catch (err) {
-        if (controller.signal.aborted) return;
+        if (signal.aborted) return;
         console.warn('3D viewer:', err);
         setPhase({
           kind: 'error',
@@ -161,7 +201,10 @@ export default function ViewerModal({
   };
 
   const ready = phase.kind === 'ready';
-  const percent = phase.kind === 'loading' ? percentOf(phase.loaded, phase.total) : null;
+  const coarse = ready && phase.coarse;
+  const loading = phase.kind === 'loading' || coarse;
+  const percent = loading ? percentOf(progress.loaded, progress.total) : null;
+  const progressText = percent === null ? loadedText(progress.loaded) : `${percent}%`;
 
   return createPortal(
     // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the dialog closes it; Escape and Close do too
@@ -189,7 +232,20 @@ export default function ViewerModal({
           </button>
         </header>
 
-        <div className="viewer-frame" data-drawn-size={ready ? phase.size : undefined}>
+        <div
+          className="viewer-frame"
+          data-view={ready ? (coarse ? 'coarse' : 'full') : undefined}
+          data-drawn-size={ready && !coarse ? phase.size : undefined}
+        >
+          {phase.kind === 'loading' && companions && pictured && (
+            // The model's picture until it is drawn: something to look at from the first moment.
+            <img
+              className="viewer-placeholder"
+              src={companions.preview}
+              alt=""
+              onError={() => setPictured(false)}
+            />
+          )}
           <div ref={stageRef} className="viewer-stage" />
           {phase.kind === 'loading' && (
             <div className="viewer-overlay">
@@ -199,9 +255,17 @@ export default function ViewerModal({
                 max={100}
                 {...(percent === null ? {} : { value: percent })}
               />
-              <p className="viewer-progress-text">
-                {percent === null ? loadedText(phase.loaded) : `${percent}%`}
-              </p>
+              <p className="viewer-progress-text">{progressText}</p>
+            </div>
+          )}
+          {coarse && (
+            <div className="viewer-refining" role="status">
+              <span id={`${titleId}-refining`}>Loading full detail…</span>
+              <progress
+                aria-labelledby={`${titleId}-refining`}
+                max={100}
+                {...(percent === null ? {} : { value: percent })}
+              />
             </div>
           )}
           {phase.kind === 'error' && (
@@ -221,6 +285,7 @@ export default function ViewerModal({
             {ready && ` Grid squares are ${phase.cell} mm.`}
             {ready &&
               phase.simplified &&
+              !coarse &&
               ' Simplified for display: the print uses every detail of your file.'}
           </p>
           <button

@@ -28,6 +28,8 @@ export class WebGLUnavailableError extends Error {
 export type Viewer = {
   grid: GridLayout;
   fitToView(): void;
+  /** Draws `next` instead (the full view after a coarse one), keeping the camera; the old one is disposed. */
+  setGeometry(next: BufferGeometry): void;
   setColor(color: string): void;
   dispose(): void;
 };
@@ -38,7 +40,7 @@ const VIEW_DIRECTION = new Vector3(0.9, 0.75, 1.25).normalize();
 /** `label` names the canvas for assistive technology; the canvas takes focus and arrow keys. */
 export function createViewer(
   container: HTMLElement,
-  geometry: BufferGeometry,
+  first: BufferGeometry,
   color: string,
   label: string,
 ): Viewer {
@@ -56,9 +58,10 @@ export function createViewer(
   canvas.setAttribute('aria-label', `${label}. Drag or use the arrow keys to move the view.`);
   container.appendChild(canvas);
 
+  let geometry = first;
   const scene = new Scene();
   const box = geometry.boundingBox!;
-  const sphere = geometry.boundingSphere!;
+  let sphere = geometry.boundingSphere!;
   // A floor only against a degenerate box: a micron model keeps its own scale (docs/domain.md).
   const radius = Math.max(sphere.radius, 1e-4);
 
@@ -121,6 +124,14 @@ export function createViewer(
   return {
     grid,
     fitToView,
+    setGeometry(next: BufferGeometry) {
+      const old = mesh.geometry;
+      mesh.geometry = next;
+      geometry = next;
+      sphere = next.boundingSphere!;
+      old.dispose();
+      render();
+    },
     setColor(next: string) {
       material.color.set(colorSwatch(next));
       render();

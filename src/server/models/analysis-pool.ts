@@ -1,10 +1,24 @@
 import os from 'node:os';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { AnalyzeResult, AnalyzeTask, ExtrasResult, ExtrasTask } from './analyze-worker.ts';
+import type {
+  AnalyzeResult,
+  AnalyzeTask,
+  ExtrasResult,
+  ExtrasTask,
+  UploadMessage,
+  UploadTaskEnd,
+  UploadTurn,
+  UploadViewResult,
+} from './analyze-worker.ts';
 import { FairQueue, QueueFullError } from './fair-queue.ts';
+import type { ViewMesh } from './view-mesh.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
 // (docs/security.md 30). A model past either limit is refused; the thread is replaced, the server keeps going.
+
+/** What a task hands over to its worker rather than copying (piscina's run option). */
+type TransferList = NonNullable<Parameters<Piscina['run']>[1]>['transferList'];
 
 export type AnalysisPoolOptions = {
   /** Threads that may analyse at once (default: CPUs - 1, at least 1, at most 4). */
@@ -15,11 +29,43 @@ export type AnalysisPoolOptions = {
   maxWaiting?: number;
   /** V8 old generation of each worker. */
   maxOldGenerationSizeMb?: number;
+  /**
+   * Make an upload's view mesh in its own task, after its answer, from the analysis' mesh (default); false:
+   * as before, a big model's later from a second read of the file (`npm run bench`'s baseline:
+   * SHOP_BENCH_LAZY_VIEW=1).
+   */
+  viewAfterAnswer?: boolean;
+};
+
+/** What an upload's task makes after its answer; each null when it was not made (or not here). */
+export type UploadLater = {
+  /** A big model's coarse view mesh. */
+  coarse: Promise<ViewMesh | null>;
+  /** A big model's preview (a small one's comes with the answer). */
+  preview: Promise<{ png: Uint8Array | null; previewError: string | null } | null>;
+  view: Promise<UploadViewResult>;
+  /**
+   * Tells the task the upload has answered ('go': make the extras now) or failed ('stop': make none). It
+   * waits for this (at most 2 s), so that its work does not slow the answer down.
+   */
+  proceed(word: UploadTurn): void;
+};
+
+export type UploadAnalysis = {
+  answer: AnalyzeResult;
+  /** null when the pool makes no extras after the answer (a refused model, or viewAfterAnswer false). */
+  later: UploadLater | null;
 };
 
 export type AnalysisPool = {
   /** Analyses a model for `client` (its address bucket): threads are shared out fairly between clients. */
   analyze(task: AnalyzeTask, client?: string): Promise<AnalyzeResult>;
+  /**
+   * Analyses an upload: resolves with the answer as soon as the analysis is done; the same task then makes
+   * the model's view meshes (and a big model's preview), still holding its thread (and its client's turn),
+   * each under the same time limit as the analysis, counted anew from the answer.
+   */
+  upload(task: AnalyzeTask, client?: string): Promise<UploadAnalysis>;
   /** Makes the preview or view mesh of a stored model that has none yet, under the same limits. */
   extras(task: ExtrasTask, client?: string): Promise<ExtrasResult>;
   close(): Promise<void>;
@@ -67,8 +113,17 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   // Models wait here, not in piscina's queue: a model's time limit must not run while it waits, and one
   // client must not keep every thread while others wait.
   const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
-  /** Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit. */
-  async function run(task: AnalyzeTask | ExtrasTask, name: string, client: string) {
+  /**
+   * Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit; `restart`
+   * (given to started) starts the limit anew.
+   */
+  async function run(
+    task: AnalyzeTask | ExtrasTask,
+    name: string,
+    client: string,
+    started: (restart: () => void) => void = () => {},
+    transferList: TransferList = [],
+  ) {
     let release: () => void;
     try {
       release = await queue.acquire(client);
@@ -76,21 +131,105 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
       if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
       throw err;
     }
-    const signal = AbortSignal.timeout(timeoutMs);
+    const controller = new AbortController();
+    let timer = setTimeout(() => controller.abort(), timeoutMs);
+    started(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(), timeoutMs);
+    });
     try {
-      return await pool.run(task, { signal, name });
+      return await pool.run(task, { signal: controller.signal, name, transferList });
     } catch (err) {
-      if (signal.aborted) throw new AnalysisLimitError('timeout');
+      if (controller.signal.aborted) throw new AnalysisLimitError('timeout');
       if (isOutOfMemory(err)) throw new AnalysisLimitError('memory');
       if (/queue is at limit/i.test(String((err as Error)?.message))) throw new AnalysisLimitError('busy');
       throw err;
     } finally {
+      clearTimeout(timer);
       release();
     }
   }
+
+  /** An upload's task with a port: the answer and the extras arrive through it, the view mesh last. */
+  function upload(task: AnalyzeTask, client: string): Promise<UploadAnalysis> {
+    const { port1, port2 } = new MessageChannel();
+    const answer = settable<AnalyzeResult>();
+    const coarse = settable<ViewMesh | null>();
+    const preview = settable<{ png: Uint8Array | null; previewError: string | null } | null>();
+    let restart = () => {};
+    let received = 0;
+    let drained = () => {};
+    port1.on('message', (message: UploadMessage) => {
+      received++;
+      if (message.kind === 'answer') {
+        // The analysis is done: what follows gets a time limit of its own.
+        restart();
+        answer.resolve(message.result);
+      } else if (message.kind === 'coarse') coarse.resolve(message.view);
+      else preview.resolve({ png: message.png, previewError: message.previewError });
+      drained();
+    });
+    /** Whatever was not posted was not made: a small model's, a refused one's, or a task cut short. */
+    const finish = () => {
+      coarse.resolve(null);
+      preview.resolve(null);
+      answer.reject(new Error('The analysis ended without an answer.'));
+      port1.close();
+    };
+    const transfer = [port2] as unknown as TransferList;
+    const end = run({ ...task, port: port2 }, 'default', client, (r) => (restart = r), transfer).then(
+      (result) => result as unknown as UploadTaskEnd,
+    );
+    const view = end.then(
+      async ({ posted, view }) => {
+        // The port's messages and the task's result come by different channels: read every message first.
+        await new Promise<void>((resolve) => {
+          drained = () => received >= posted && resolve();
+          drained();
+        });
+        finish();
+        return view;
+      },
+      (err: unknown) => {
+        answer.reject(err);
+        finish();
+        return null;
+      },
+    );
+    const proceed = (word: UploadTurn) => {
+      try {
+        port1.postMessage(word);
+      } catch {
+        // The task has ended: nothing is waiting for the word.
+      }
+    };
+    return answer.promise.then((result) => ({
+      answer: result,
+      later: result.ok ? { coarse: coarse.promise, preview: preview.promise, view, proceed } : null,
+    }));
+  }
+
+  const lazyView = options.viewAfterAnswer === false || process.env.SHOP_BENCH_LAZY_VIEW === '1';
   return {
     analyze: async (task, client = '') => (await run(task, 'default', client)) as AnalyzeResult,
+    upload: async (task, client = '') =>
+      lazyView
+        ? { answer: (await run(task, 'default', client)) as AnalyzeResult, later: null }
+        : upload(task, client),
     extras: async (task, client = '') => (await run(task, 'buildExtras', client)) as ExtrasResult,
     close: () => pool.destroy(),
   };
+}
+
+/** A promise with its resolve and reject at hand; settling it again does nothing. */
+function settable<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A rejection nobody waits for (the answer, when the task failed after it) is not an unhandled one.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { MessagePort } from 'node:worker_threads';
 import {
   analyse3mf,
   assertEnclosesVolume,
@@ -20,16 +21,28 @@ import {
   type ThreeMfModel,
   type TriangleSink,
 } from '../../mesh/index.ts';
+import type { WeldedMesh } from '../../mesh/topology.ts';
 import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
 import { readChunks } from './read-chunks.ts';
-import { buildViewMesh, type ViewMesh } from './view-mesh.ts';
+import {
+  COARSE_VIEW_ABOVE,
+  coarseViewMeshOf,
+  type Indexed,
+  indexedOf,
+  type ViewMesh,
+  viewMeshOf,
+  weldSoup,
+} from './view-mesh.ts';
 
 // Runs in a piscina worker thread (loaded through analyze-worker.mjs): reads an uploaded temp file (STL and
 // OBJ in 1 MiB chunks, a 3MF archive whole), analyses it and, for a model whose triangles it still holds,
-// renders its preview and writes its view mesh (the GLB the 3D viewer loads) from them. A bigger model's
-// preview and view mesh need more passes over the file and, past 300,000 triangles, the simplifier: they are
-// made after the upload has answered (buildExtras, through extras-service.ts), so the customer waits only
-// for the price. The event loop of the server never parses a model.
+// renders its preview and makes its view mesh (the GLB the 3D viewer loads). Given a port (the upload's
+// task), it answers through the port as soon as that is done, so the customer waits only for the price;
+// once the main thread says the answer is out ('go'), a big model's extras follow in the same task, from
+// what the analysis has in memory (the watertight check's welded mesh for STL and OBJ, the read archive for
+// 3MF): its coarse view first (posted), its preview (posted), then its view mesh, the task's result. The
+// file is not read again. Without a port (the old path) a big model's extras are made later, reading the
+// file again (buildExtras). The event loop of the server never parses a model.
 
 export type AnalyzeTask = {
   path: string;
@@ -37,7 +50,26 @@ export type AnalyzeTask = {
   /** The preview's model colour, '#rrggbb'. */
   color: string;
   previewSize?: number;
+  /**
+   * The upload's: the answer goes through it as soon as the analysis is done ({ kind: 'answer' }), then a
+   * big model's coarse view and preview; the task's own result is then the view mesh (UploadViewResult).
+   */
+  port?: MessagePort;
 };
+
+/** What an upload's task posts through its port, in this order ('coarse' and 'preview' only if made). */
+export type UploadMessage =
+  | { kind: 'answer'; result: AnalyzeResult }
+  | { kind: 'coarse'; view: ViewMesh | null }
+  | { kind: 'preview'; png: Uint8Array | null; previewError: string | null };
+
+/** What the main thread tells an upload's task after the answer. */
+export type UploadTurn = 'go' | 'stop';
+
+/** An upload task's result, after its answer: the view mesh (null for a refused model). */
+export type UploadViewResult = (ViewResult & { ms: number }) | null;
+/** How an upload task ends: its view mesh, and how many messages it posted first (all to be read). */
+export type UploadTaskEnd = { posted: number; view: UploadViewResult };
 
 /** buildExtras' task: the preview or the view mesh of a stored model that has none yet. */
 export type ExtrasTask = AnalyzeTask & { extra: 'preview' | 'view' };
@@ -62,27 +94,34 @@ type Read = {
   analysis: MeshAnalysis;
   triangles: Float32Array | null;
   feed(sink: TriangleSink): void;
+  /** The watertight check's welded mesh, when asked for (keepMesh) and the format has one (STL, OBJ). */
+  mesh: WeldedMesh | null;
 };
 
-async function read(fd: number, size: number, extension: ModelExtension): Promise<Read> {
+async function read(fd: number, size: number, extension: ModelExtension, keepMesh = false): Promise<Read> {
   if (extension === '3mf') {
     const model = await read3mfFile(fd, size);
-    return { ...analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }), feed: model.emit };
+    const read = analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES });
+    return { ...read, feed: model.emit, mesh: null };
   }
   const head = new Uint8Array(Math.min(DETECT_BYTES, size));
   fs.readSync(fd, head, 0, head.length, 0);
   const format = detectFormat(head, size, extension);
-  const analyzer = createMeshAnalyzer(format, { totalSize: size, collectTriangles: INLINE_EXTRAS_TRIANGLES });
+  const options = { totalSize: size, keepMesh };
+  const analyzer = createMeshAnalyzer(format, { ...options, collectTriangles: INLINE_EXTRAS_TRIANGLES });
   readChunks(fd, size, (chunk) => analyzer.push(chunk));
   let analysis = analyzer.finish();
+  let mesh = analyzer.weldedMesh();
   if (analyzer.needsSecondPass()) {
     // One closed part with edges of more than two faces (a binary STL): read again, keeping the positions
     // its shells are measured from (src/mesh/shells.ts; the analysis' correctedShells and volume).
-    const again = createMeshAnalyzer(format, { totalSize: size, keepPositions: true });
+    mesh = null;
+    const again = createMeshAnalyzer(format, { ...options, keepPositions: true });
     readChunks(fd, size, (chunk) => again.push(chunk));
     analysis = again.finish();
+    mesh = again.weldedMesh();
   }
-  return { analysis, triangles: analyzer.previewTriangles(), feed: chunkFeed(fd, size, format) };
+  return { analysis, triangles: analyzer.previewTriangles(), feed: chunkFeed(fd, size, format), mesh };
 }
 
 /** Reads an STL or OBJ file again, chunk by chunk, into a sink. */
@@ -117,43 +156,156 @@ function tryPreview(task: AnalyzeTask, model: Read): Pick<ExtrasResult, 'png' | 
 }
 
 /** Like the preview, the view mesh never refuses a model: the viewer then says it cannot show it. */
-async function tryView(model: Pick<Read, 'triangles' | 'feed'>): Promise<ViewResult> {
+async function tryView(model: Read): Promise<ViewResult> {
   try {
-    return { view: await buildViewMesh(model.triangles ?? collectFed(model.feed)), viewError: null };
+    return { view: await viewMeshOf(indexedMesh(model)), viewError: null };
   } catch (err) {
     return { view: null, viewError: String(err) };
   }
 }
 
-export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeResult> {
+/** The model's indexed mesh for its views: the analysis' welded mesh, else its triangles welded. */
+function indexedMesh(model: Read): Indexed {
+  if (model.mesh) return indexedOf(model.mesh);
+  return weldSoup(model.triangles ?? collectFed(model.feed));
+}
+
+/**
+ * After an upload's answer: a big model's coarse view and preview, posted as they are made, then its view
+ * mesh, all from the mesh in memory. A failure leaves that extra out (made again when asked for).
+ */
+async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise<UploadViewResult> {
+  const started = performance.now();
+  let mesh: Indexed;
+  try {
+    mesh = indexedMesh(model);
+  } catch (err) {
+    return { view: null, viewError: String(err), ms: performance.now() - started };
+  }
+  model.mesh = null;
+  if (model.analysis.triangles > COARSE_VIEW_ABOVE) {
+    const coarse = await coarseViewMeshOf(mesh).catch(() => null);
+    port.postMessage({ kind: 'coarse', view: coarse }, transfer(coarse?.glb));
+  }
+  if (!model.triangles) {
+    const { png, previewError } = tryPreview(task, { ...model, feed: indexedFeed(mesh) });
+    port.postMessage({ kind: 'preview', png, previewError }, transfer(png));
+  }
+  try {
+    return { view: await viewMeshOf(mesh), viewError: null, ms: performance.now() - started };
+  } catch (err) {
+    return { view: null, viewError: String(err), ms: performance.now() - started };
+  }
+}
+
+/**
+ * The buffer under bytes, handed over to the main thread rather than copied (nothing here reads it again);
+ * copied when bytes are a slice of a bigger buffer (Node's pool of small Buffers is never handed over).
+ */
+function transfer(bytes: Uint8Array | null | undefined): ArrayBuffer[] {
+  if (bytes?.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return [];
+  return [bytes.buffer as ArrayBuffer];
+}
+
+/** Feeds an indexed mesh's triangles to a sink in batches, as a parser would. */
+function indexedFeed(mesh: Indexed) {
+  return (sink: TriangleSink) => {
+    const BATCH = 4096;
+    const batch = new Float64Array(9 * BATCH);
+    const { positions, indices } = mesh;
+    const n = indices.length / 3;
+    for (let t = 0; t < n; t += BATCH) {
+      const count = Math.min(BATCH, n - t);
+      for (let c = 0; c < 3 * count; c++) {
+        const v = 3 * indices[3 * t + c]!;
+        batch[3 * c] = positions[v]!;
+        batch[3 * c + 1] = positions[v + 1]!;
+        batch[3 * c + 2] = positions[v + 2]!;
+      }
+      sink.triangles(batch, null, count);
+    }
+  };
+}
+
+/** How long the extras wait for the main thread's word before going on all the same. */
+const TURN_WAIT_MS = 2_000;
+
+/** The main thread's word that the upload answered ('go') or failed ('stop': nothing more to make). */
+function turn(port: MessagePort): Promise<UploadTurn> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done('go'), TURN_WAIT_MS);
+    const onMessage = (message: UploadTurn) => done(message);
+    function done(word: UploadTurn) {
+      clearTimeout(timer);
+      port.off('message', onMessage);
+      port.unref();
+      resolve(word);
+    }
+    port.on('message', onMessage);
+  });
+}
+
+/** The upload's port, counting what is posted through it. */
+class Port {
+  posted = 0;
+  constructor(private readonly port: MessagePort) {}
+  postMessage(message: UploadMessage, transferList: ArrayBuffer[] = []) {
+    this.port.postMessage(message, transferList);
+    this.posted++;
+  }
+}
+
+export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeResult | UploadTaskEnd> {
+  if (!task.port) return analyse(task, null) as Promise<AnalyzeResult>;
+  const port = new Port(task.port);
+  const view = await analyse(task, port);
+  return { posted: port.posted, view: view as UploadViewResult };
+}
+
+async function analyse(task: AnalyzeTask, port: Port | null): Promise<AnalyzeResult | UploadViewResult> {
   const fd = fs.openSync(task.path, 'r');
+  let model: Read;
+  let answer: AnalyzeResult;
   try {
     const size = fs.fstatSync(fd).size;
-    let model: Read;
     const started = performance.now();
     try {
-      model = await read(fd, size, task.extension);
+      model = await read(fd, size, task.extension, port !== null);
       // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
       // closed model is accepted: its card shows its size and offers the one-click scale from inches.
       assertEnclosesVolume(model.analysis);
     } catch (err) {
-      if (err instanceof MeshError) return { ok: false, code: err.code, message: err.message };
-      throw err;
+      if (!(err instanceof MeshError)) throw err;
+      const refused: AnalyzeResult = { ok: false, code: err.code, message: err.message };
+      if (!port) return refused;
+      port.postMessage({ kind: 'answer', result: refused });
+      return null;
     }
-    // null and no error: made later (extras-service.ts), not in the customer's wait for a price.
+    // null and no error: made later, not in the customer's wait for a price.
     const analysed = performance.now();
     const pictured = model.triangles ? tryPreview(task, model) : { png: null, previewError: null };
     const previewed = performance.now();
+    // A small model's view is quick: it comes with the answer, stored with the row.
     const viewed: ViewResult = model.triangles ? await tryView(model) : { view: null, viewError: null };
     const timings = {
       analysis: analysed - started,
       preview: previewed - analysed,
       view: performance.now() - previewed,
     };
-    return { ok: true, analysis: model.analysis, ...pictured, ...viewed, timings };
+    answer = { ok: true, analysis: model.analysis, ...pictured, ...viewed, timings };
+    if (!port) return answer;
   } finally {
+    // Not read after the answer: what the extras are made from is in memory.
     fs.closeSync(fd);
   }
+  port.postMessage({ kind: 'answer', result: answer }, [
+    ...transfer(answer.png),
+    ...transfer(answer.view?.glb),
+  ]);
+  if (model.triangles) return null;
+  // The answer goes out first: the extras would take the CPU the main thread needs for it.
+  if ((await turn(task.port!)) === 'stop') return null;
+  return uploadExtras(task, port, model);
 }
 
 /**
@@ -163,10 +315,12 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
 export async function buildExtras(task: ExtrasTask): Promise<ExtrasResult> {
   const fd = fs.openSync(task.path, 'r');
   try {
-    const model = await read(fd, fs.fstatSync(fd).size, task.extension);
+    const view = task.extra === 'view';
+    // The view mesh from the analysis' welded mesh: one pass over the file, not two.
+    const model = await read(fd, fs.fstatSync(fd).size, task.extension, view);
     return {
-      ...(task.extra === 'preview' ? tryPreview(task, model) : { png: null, previewError: null }),
-      ...(task.extra === 'view' ? await tryView(model) : { view: null, viewError: null }),
+      ...(view ? { png: null, previewError: null } : tryPreview(task, model)),
+      ...(view ? await tryView(model) : { view: null, viewError: null }),
     };
   } finally {
     fs.closeSync(fd);

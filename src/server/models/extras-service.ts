@@ -3,23 +3,27 @@ import path from 'node:path';
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { STORED_PREVIEW_COLOR } from '../../shared/preview-color.ts';
+import type { Db } from '../db/client.ts';
 import type { Model } from '../db/schema.ts';
 import { models } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
-import { newStorageKey } from '../storage/file-store.ts';
+import { type FileStore, newStorageKey } from '../storage/file-store.ts';
 import { streamToFile } from '../storage/stream-to-file.ts';
 import { MODEL_NOT_FOUND } from './access.ts';
-import { AnalysisLimitError } from './analysis-pool.ts';
+import { AnalysisLimitError, type UploadLater } from './analysis-pool.ts';
 import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
 import { findModel } from './models-repository.ts';
 import type { ModelsDeps } from './plugin-deps.ts';
+import type { ViewMesh } from './view-mesh.ts';
 
-// A model's extras, its preview and its view mesh, when it has none yet: a big model's, made just after its
-// upload answered (the upload waits only for the price), or one missing for any other reason (uploaded
-// before view meshes existed, a job cut short by a restart, made by another instance), made when first
-// asked for. Each is its own job in a worker thread, on a temp copy of the stored file, and every row
-// sharing the file gets the result. A request for an extra that is being made waits for that job and
-// starts no other; one that failed is not tried again for a while, so asking again costs nothing.
+// A model's extras, its preview and its view mesh, when it has none yet. An upload's are made by its own
+// analysis task just after it answered (the upload waits only for the price), from the mesh the analysis
+// holds, and stored as they arrive (followUpload); a big model's coarse view is kept in memory meanwhile, for
+// the viewer to draw at once (coarseView). One missing for any other reason (uploaded before view meshes
+// existed, a job cut short by a restart, made by another instance) is made when first asked for, as its own
+// job in a worker thread on a temp copy of the stored file. Every row sharing the file gets the result. A
+// request for an extra that is being made waits for that job and starts no other; one that failed is not
+// tried again for a while, so asking again costs nothing.
 
 export const VIEW_UNAVAILABLE = 'This model cannot be shown in 3D.';
 const BUSY = 'We are busy right now. Please try again in a minute.';
@@ -32,8 +36,12 @@ const MAX_JOBS = 4;
 const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
 const MAX_FAILURES_KEPT = 10_000;
 
-/** The jobs running in this process, by extra and stored file. */
+/** The jobs running in this process, by extra and stored file (an upload's own follow-ups too). */
 const building = new Map<string, Promise<void>>();
+/** Jobs holding a temp copy of a stored file, at most MAX_JOBS. */
+let copying = 0;
+/** A big upload's coarse view while its full view is being made, by stored file. */
+const coarseViews = new Map<string, Promise<ViewMesh | null>>();
 /** The background work of uploads (a preview, then a view mesh), for extrasSettled. */
 const background = new Set<Promise<void>>();
 /** Extras that could not be made, by extra and stored file: when they may be tried again. */
@@ -59,7 +67,7 @@ export function scheduleExtras(deps: ModelsDeps, model: Model, client: string, l
       const fresh = await findModel(deps.ctx.db, model.id);
       if (!fresh) return;
       if (has(fresh, extra) || building.has(jobKey(extra, model.storageKey))) continue;
-      if (building.size >= MAX_JOBS) return; // made when first asked for instead
+      if (copying >= MAX_JOBS) return; // made when first asked for instead
       await run(deps, fresh, extra, client, log).catch((err) => {
         log.warn({ err, modelId: model.id, extra }, 'background preview or view mesh failed');
       });
@@ -74,6 +82,57 @@ export async function extrasSettled(): Promise<void> {
   while (building.size > 0 || background.size > 0) {
     await Promise.allSettled([...building.values(), ...background]);
   }
+}
+
+/**
+ * Stores what an upload's task makes after its answer, once its row is in (`row` true; false: the upload
+ * failed, and what comes is dropped): a big model's preview (previewInline false) and the view mesh. Until
+ * then, requests for them wait (ensure), and the coarse view is at hand (coarseView).
+ */
+export function followUpload(
+  deps: KeepDeps & { log: FastifyBaseLogger },
+  storageKey: string,
+  later: UploadLater,
+  row: Promise<boolean>,
+  previewInline: boolean,
+): void {
+  coarseViews.set(storageKey, later.coarse);
+  const follow = (extra: Extra, work: () => Promise<void>) => {
+    const key = jobKey(extra, storageKey);
+    const job = work().catch((err: unknown) => {
+      remember(key);
+      deps.log.warn({ err, extra }, 'preview or view mesh of an upload failed');
+    });
+    building.set(key, job);
+    void job.finally(() => {
+      if (building.get(key) === job) building.delete(key);
+      if (extra === 'view' && coarseViews.get(storageKey) === later.coarse) coarseViews.delete(storageKey);
+    });
+  };
+  if (!previewInline) {
+    follow('preview', async () => {
+      const made = await later.preview;
+      if (!(await row)) return;
+      if (!made?.png) throw new Error(`preview failed: ${made?.previewError ?? 'not made'}`);
+      await keep(deps, storageKey, 'preview', made.png);
+    });
+  }
+  follow('view', async () => {
+    const made = await later.view;
+    if (!(await row)) return;
+    if (!made?.view) throw new Error(`view failed: ${made?.viewError ?? 'not made'}`);
+    await keep(deps, storageKey, 'view', made.view.glb, made.view.triangles);
+  });
+}
+
+/**
+ * The coarse view of a model whose view mesh an upload's task is still making (waiting for it if it is on
+ * its way); null when there is none (a small model, or the full view is stored).
+ */
+export async function coarseView(model: Model): Promise<ViewMesh | null> {
+  if (model.viewKey) return null;
+  const pending = coarseViews.get(model.storageKey);
+  return pending ? await pending : null;
 }
 
 /** The model with its preview, made now if it has none; 404 when none can be made. */
@@ -107,7 +166,7 @@ async function ensure(
     throw unavailable(extra);
   }
   if ((failed.get(key) ?? 0) > Date.now()) throw unavailable(extra);
-  if (building.size >= MAX_JOBS) throw new HttpError(503, BUSY, { 'retry-after': '30' });
+  if (copying >= MAX_JOBS) throw new HttpError(503, BUSY, { 'retry-after': '30' });
   try {
     await run(deps, model, extra, client, log);
   } catch (err) {
@@ -168,6 +227,21 @@ function remember(key: string) {
 }
 
 async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string, log: FastifyBaseLogger) {
+  copying++;
+  try {
+    await makeFromCopy(deps, model, extra, client, log);
+  } finally {
+    copying--;
+  }
+}
+
+async function makeFromCopy(
+  deps: ModelsDeps,
+  model: Model,
+  extra: Extra,
+  client: string,
+  log: FastifyBaseLogger,
+) {
   const stored = await deps.store.get(model.storageKey);
   if (!stored) throw new HttpError(404, MODEL_NOT_FOUND);
   // The temp copy must not fill the disk the shop stores uploads on.
@@ -189,20 +263,18 @@ async function make(deps: ModelsDeps, model: Model, extra: Extra, client: string
   }
   const error = extra === 'preview' ? result.previewError : result.viewError;
   if (error) throw new Error(`${extra} failed: ${error}`);
-  if (extra === 'preview' && result.png) await keep(deps, model.storageKey, 'preview', result.png);
+  const keeping = { db: deps.ctx.db, store: deps.store };
+  if (extra === 'preview' && result.png) await keep(keeping, model.storageKey, 'preview', result.png);
   if (extra === 'view' && result.view) {
-    await keep(deps, model.storageKey, 'view', result.view.glb, result.view.triangles);
+    await keep(keeping, model.storageKey, 'view', result.view.glb, result.view.triangles);
   }
 }
 
+/** What keeping an extra needs. */
+type KeepDeps = { db: Db; store: FileStore };
+
 /** Stores an extra and gives it to every row of the file that still lacks it; removed if none takes it. */
-async function keep(
-  deps: ModelsDeps,
-  storageKey: string,
-  extra: Extra,
-  bytes: Uint8Array,
-  viewTriangles = 0,
-) {
+async function keep(deps: KeepDeps, storageKey: string, extra: Extra, bytes: Uint8Array, viewTriangles = 0) {
   const key = newStorageKey(extra === 'preview' ? 'p' : 'v');
   await deps.store.put(key, { bytes });
   const [set, lacking] =
@@ -211,7 +283,7 @@ async function keep(
       : [{ viewKey: key, viewTriangles }, isNull(models.viewKey)];
   let taken = 0;
   try {
-    const updated = await deps.ctx.db
+    const updated = await deps.db
       .update(models)
       .set(set)
       .where(and(eq(models.storageKey, storageKey), lacking))

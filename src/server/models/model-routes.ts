@@ -17,6 +17,7 @@ import { checkQuota } from './quota.ts';
 import { scaleModel } from './scale-service.ts';
 import { sendStored } from './send-stored.ts';
 import { recordStaffDownload } from './staff-download.ts';
+import { viewCoarseRoute } from './view-coarse-route.ts';
 import { readViewFacts } from './view-facts.ts';
 
 // A model, its file, its preview (preview-route.ts) and its view mesh: for the owner, the owner of an order
@@ -88,6 +89,8 @@ export async function modelRoutes(app: FastifyInstance, deps: ModelsDeps) {
       .header('x-view-triangles', String(model.viewTriangles ?? model.triangles));
     return sendStored(reply, view?.stored ?? null, 'model/gltf-binary');
   });
+
+  await viewCoarseRoute(app, deps);
 
   app.post(API.scaleModel.path, async (req, reply) => {
     const { id } = params.parse(req.params);

@@ -162,7 +162,10 @@ export function receivedUpload(
 
 /** An analysis pool that answers in process (STL and OBJ), with a stand-in preview and no view mesh; or fails as told. */
 export function inProcessPool(fail?: Error): AnalysisPool {
-  return {
+  const pool: AnalysisPool = {
+    async upload(task, client) {
+      return { answer: await pool.analyze(task, client), later: null };
+    },
     async analyze(task) {
       if (fail) throw fail;
       if (task.extension === '3mf') throw new Error('inProcessPool reads STL and OBJ only');
@@ -182,4 +185,5 @@ export function inProcessPool(fail?: Error): AnalysisPool {
     },
     close: async () => {},
   };
+  return pool;
 }

@@ -63,7 +63,16 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       await checkQuota(ctx.db, owner, ctx.now(), deps.quota, upload.sizeBytes);
       await checkIpQuota(ctx.db, source.ipHash, ctx.now(), deps.ipQuota, upload.sizeBytes);
       model = await createModelFromUpload(
-        { db: ctx.db, store: deps.store, pool: deps.pool, now: ctx.now, log: req.log, timing },
+        {
+          db: ctx.db,
+          store: deps.store,
+          pool: deps.pool,
+          now: ctx.now,
+          log: req.log,
+          timing,
+          // A big model's extras are made once the answer is out (or the connection is gone).
+          answered: new Promise((resolve) => reply.raw.once('close', () => resolve())),
+        },
         upload,
         owner,
         source,

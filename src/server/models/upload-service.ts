@@ -4,8 +4,9 @@ import type { Db } from '../db/client.ts';
 import type { Model } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { type FileStore, newStorageKey } from '../storage/file-store.ts';
-import { AnalysisLimitError, type AnalysisPool } from './analysis-pool.ts';
+import { AnalysisLimitError, type AnalysisPool, type UploadLater } from './analysis-pool.ts';
 import type { AnalyzeResult } from './analyze-worker.ts';
+import { followUpload } from './extras-service.ts';
 import { newModelId } from './ids.ts';
 import {
   findOwnedUpload,
@@ -19,6 +20,8 @@ import type { ReceivedUpload } from './receive-upload.ts';
 
 // From a received temp file to a model row: reuse what the same bytes already gave this owner (content-hash
 // dedupe, never across owners: see findSameContent), else analyse in the worker pool, store the file and preview under random keys, and insert the row.
+// The view meshes (and a big model's preview) are made after the answer, in the analysis' own task, and
+// stored as they come (followUpload): the price never waits for them.
 // Any failure leaves nothing behind: no row, no stored file (the caller removes the temp file).
 // Reuse is safe against the cleanup job deleting the same rows and files at the same moment: a row is
 // reused only through a statement that locks it (touchModel, insertSharingFile), and the cleanup re-checks
@@ -32,6 +35,11 @@ export type UploadDeps = {
   log: FastifyBaseLogger;
   /** Told where an analysed upload's time went, stage by stage (milliseconds). */
   timing?: (stage: UploadStage, ms: number) => void;
+  /**
+   * Settles once the upload's answer has gone out (the route's response closed): a big model's extras are
+   * made after it, so that they do not take the CPU the answer needs. Without it, after the row is in.
+   */
+  answered?: Promise<void>;
   /** Tests pause here, between finding a row to reuse and reusing it, to interleave a cleanup run. */
   beforeReuse?: (row: Model) => Promise<void>;
 };
@@ -55,14 +63,15 @@ async function analyse(
   deps: UploadDeps,
   upload: ReceivedUpload,
   client: string,
-): Promise<Extract<AnalyzeResult, { ok: true }>> {
+): Promise<Extract<AnalyzeResult, { ok: true }> & { later: UploadLater | null }> {
   let result: AnalyzeResult;
+  let later: UploadLater | null;
   const asked = performance.now();
   try {
-    result = await deps.pool.analyze(
+    ({ answer: result, later } = await deps.pool.upload(
       { path: upload.tempPath, extension: upload.extension, color: STORED_PREVIEW_COLOR },
       client,
-    );
+    ));
   } catch (err) {
     if (err instanceof AnalysisLimitError) {
       if (err.reason === 'busy') throw new HttpError(503, LIMIT_MESSAGES.busy, { 'retry-after': '30' });
@@ -79,7 +88,7 @@ async function analyse(
   deps.timing?.('view', view);
   if (result.previewError) deps.log.warn({ error: result.previewError }, 'model preview failed');
   if (result.viewError) deps.log.warn({ error: result.viewError }, 'model view mesh failed');
-  return result;
+  return { ...result, later };
 }
 
 /** A new row from the analysis of this upload, its file and preview stored under new keys. */
@@ -89,10 +98,21 @@ async function createAnalysed(
   owner: Owner,
   source: UploadSource,
 ): Promise<Model> {
-  const { analysis, png, view } = await analyse(deps, upload, source.client ?? '');
+  const { analysis, png, view, later } = await analyse(deps, upload, source.client ?? '');
   const storageKey = newStorageKey('f');
   const previewKey = png ? newStorageKey('p') : null;
   const viewKey = view ? newStorageKey('v') : null;
+  // Registered before the answer, so that a request for the view or preview waits for these.
+  let inserted = (_row: boolean) => {};
+  if (later && !view) {
+    const row = new Promise<boolean>((resolve) => (inserted = resolve));
+    followUpload(deps, storageKey, later, row, png !== null);
+    // The task goes on once the answer is out (a failed upload's task stops at once).
+    void row.then(async (ok) => {
+      if (ok) await deps.answered;
+      later.proceed(ok ? 'go' : 'stop');
+    });
+  }
   try {
     const storing = performance.now();
     await deps.store.put(storageKey, { file: upload.tempPath });
@@ -128,8 +148,10 @@ async function createAnalysed(
       createdAt: deps.now(),
     });
     deps.timing?.('db', performance.now() - inserting);
+    inserted(true);
     return row;
   } catch (err) {
+    inserted(false);
     await deps.store.delete(storageKey).catch(() => {});
     if (previewKey) await deps.store.delete(previewKey).catch(() => {});
     if (viewKey) await deps.store.delete(viewKey).catch(() => {});

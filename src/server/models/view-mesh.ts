@@ -1,6 +1,7 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { EXTMeshoptCompression } from '@gltf-transform/extensions';
 import { MeshoptEncoder, MeshoptSimplifier } from 'meshoptimizer';
+import type { WeldedMesh } from '../../mesh/topology.ts';
 import { VertexWelder } from '../../mesh/vertex-welder.ts';
 import { VIEW_MAX_TRIANGLES, type ViewFacts, viewExtras } from './view-facts.ts';
 
@@ -14,9 +15,14 @@ import { VIEW_MAX_TRIANGLES, type ViewFacts, viewExtras } from './view-facts.ts'
 /** The simplifier's error budget, relative to the model's size: 0.5 % keeps every visible feature. */
 const SIMPLIFY_ERROR = 0.005;
 
+/** A big model's first, coarse view: drawn at once while its full view is made and downloaded. */
+export const COARSE_VIEW_TRIANGLES = 30_000;
+/** Past this many triangles a model gets a coarse view first (a smaller one's full view is as quick). */
+export const COARSE_VIEW_ABOVE = 150_000;
+
 export type ViewMesh = { glb: Uint8Array; triangles: number; simplified: boolean };
 
-type Indexed = { positions: Float32Array; indices: Uint32Array };
+export type Indexed = { positions: Float32Array; indices: Uint32Array };
 
 /**
  * Welds a triangle soup (9 numbers a triangle), leaving out triangles that collapse to a line or point and
@@ -27,25 +33,47 @@ export function weldSoup(soup: Float32Array | Float64Array): Indexed {
   const n = Math.floor(soup.length / 9);
   const welder = new VertexWelder(Math.max(1024, n >>> 1));
   const indices = new Uint32Array(3 * n);
+  for (let i = 0; i < 3 * n; i++) indices[i] = welder.weld(soup[3 * i]!, soup[3 * i + 1]!, soup[3 * i + 2]!);
+  return {
+    positions: Float32Array.from(welder.coords.subarray(0, 3 * welder.count)),
+    indices: keepDrawable(indices, n),
+  };
+}
+
+/**
+ * The analysis' own welded mesh (its watertight check's faces and positions) as the view's indexed mesh, with
+ * the same faces left out as weldSoup leaves out: the file is not read, parsed or welded again. The faces are
+ * reused in place (the analysis is done with them).
+ */
+export function indexedOf(mesh: WeldedMesh): Indexed {
+  const n = mesh.faces.length / 3;
+  const indices = new Uint32Array(mesh.faces.buffer, mesh.faces.byteOffset, 3 * n);
+  const positions =
+    mesh.positions instanceof Float32Array && mesh.positions.length === 3 * mesh.vertexCount
+      ? mesh.positions
+      : Float32Array.from(mesh.positions.subarray(0, 3 * mesh.vertexCount));
+  return { positions, indices: keepDrawable(indices, n) };
+}
+
+/**
+ * Leaves out of n faces (written over `indices`) those with a repeated corner and repeats of a face already
+ * kept; a face is kept starting at its smallest corner, so that equal faces compare equal.
+ */
+function keepDrawable(indices: Uint32Array, n: number): Uint32Array {
   const seen = new TriangleSet(n, indices);
   let k = 0;
   for (let i = 0; i < n; i++) {
-    const o = 9 * i;
-    const a = welder.weld(soup[o]!, soup[o + 1]!, soup[o + 2]!);
-    const b = welder.weld(soup[o + 3]!, soup[o + 4]!, soup[o + 5]!);
-    const c = welder.weld(soup[o + 6]!, soup[o + 7]!, soup[o + 8]!);
+    const a = indices[3 * i]!;
+    const b = indices[3 * i + 1]!;
+    const c = indices[3 * i + 2]!;
     if (a === b || b === c || a === c) continue;
-    // The same triangle facing the same way starts at its smallest corner.
     const first = a < b ? (a < c ? 0 : 2) : b < c ? 1 : 2;
     indices[k] = first === 0 ? a : first === 1 ? b : c;
     indices[k + 1] = first === 0 ? b : first === 1 ? c : a;
     indices[k + 2] = first === 0 ? c : first === 1 ? a : b;
     if (seen.add(k / 3)) k += 3;
   }
-  return {
-    positions: Float32Array.from(welder.coords.subarray(0, 3 * welder.count)),
-    indices: indices.slice(0, k),
-  };
+  return indices.slice(0, k);
 }
 
 /** The triangles of `indices` seen so far, by their three corners (open addressing). */
@@ -153,12 +181,42 @@ export async function buildViewMesh(
   soup: Float32Array | Float64Array,
   maxTriangles = VIEW_MAX_TRIANGLES,
 ): Promise<ViewMesh> {
+  return viewMeshOf(weldSoup(soup), maxTriangles);
+}
+
+/** The view mesh of an indexed mesh (weldSoup's or indexedOf's), simplified above maxTriangles. */
+export async function viewMeshOf(welded: Indexed, maxTriangles = VIEW_MAX_TRIANGLES): Promise<ViewMesh> {
   await Promise.all([MeshoptEncoder.ready, MeshoptSimplifier.ready]);
-  const welded = weldSoup(soup);
   if (welded.indices.length === 0) throw new Error('The model has no triangles to show.');
   // Simplified: the simplifier ran and took triangles off (never the faces weldSoup left out).
   const indices = welded.indices.length > 3 * maxTriangles ? simplify(welded, maxTriangles) : welded.indices;
   const simplified = indices.length < welded.indices.length;
   const mesh = reorder({ ...welded, indices });
   return { glb: await writeGlb(mesh, { simplified }), triangles: mesh.indices.length / 3, simplified };
+}
+
+/**
+ * A quick, rough view of a big mesh (the sloppy simplifier alone, a few tens of milliseconds for a million
+ * triangles): what the viewer draws while the full view is still being made.
+ */
+export async function coarseViewMeshOf(
+  welded: Indexed,
+  triangles = COARSE_VIEW_TRIANGLES,
+): Promise<ViewMesh> {
+  await Promise.all([MeshoptEncoder.ready, MeshoptSimplifier.ready]);
+  if (welded.indices.length === 0) throw new Error('The model has no triangles to show.');
+  const [indices] = MeshoptSimplifier.simplifySloppy(
+    welded.indices,
+    welded.positions,
+    3,
+    null,
+    3 * triangles,
+    1,
+  );
+  const mesh = reorder({ ...welded, indices: indices.length > 0 ? indices : welded.indices });
+  return {
+    glb: await writeGlb(mesh, { simplified: true }),
+    triangles: mesh.indices.length / 3,
+    simplified: true,
+  };
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { formatCount } from '../../shared/format.ts';
 import { cartCount } from './cart-item.ts';
 import { useCart } from './cart-store.ts';
 
@@ -9,7 +10,7 @@ const BACK_TO_CART = { pathname: '/', search: '', hash: '#cart-section' };
 
 export function VisitorCartNotice() {
   const count = cartCount(useCart());
-  const items = count === 1 ? '1 item' : `${count} items`;
+  const items = formatCount(count, 'item');
   return (
     <div className="card visitor-cart">
       <p>

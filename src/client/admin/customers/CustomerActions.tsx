@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { AdminCustomerChanged, AdminCustomerDetail } from '../../../shared/admin-customers.ts';
+import { formatCount } from '../../../shared/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { type Result, send } from '../admin-api.ts';
 import { ActionError, Panel } from '../admin-ui.tsx';
 import { useAction } from '../use-action.ts';
-import { counted, customerActions, customerPath } from './customers-query.ts';
+import { customerActions, customerPath } from './customers-query.ts';
 
 // What staff may change on an account. Each button waits with "Saving…" and shows the server's refusal
 // beside itself; revoking admin access and disabling ask first, saying what follows.
@@ -91,11 +92,11 @@ export function CustomerActionsPanel({ detail, onChange }: Props) {
             question={`Disable ${c.username}'s account?`}
             consequence={[
               c.openSessions > 0
-                ? `Their ${counted(c.openSessions, 'session ends', 'sessions end')} at once`
+                ? `Their ${formatCount(c.openSessions, 'session ends', 'sessions end')} at once`
                 : 'They are logged out everywhere',
               'they cannot log in (they are told to contact the shop)',
               actions.openCheckouts > 0
-                ? `and their ${counted(actions.openCheckouts, 'open checkout is', 'open checkouts are')} cancelled.`
+                ? `and their ${formatCount(actions.openCheckouts, 'open checkout is', 'open checkouts are')} cancelled.`
                 : 'and any open checkout is cancelled.',
             ].join(', ')}
             note="Paid orders are not touched. You can enable the account again."

@@ -5,14 +5,14 @@ import {
   accountActionLabel,
   CUSTOMER_ORDERS_SHOWN,
 } from '../../../shared/admin-customers.ts';
-import { formatCents } from '../../../shared/format.ts';
+import { formatCents, formatCount } from '../../../shared/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { useDocumentTitle } from '../../ui/useDocumentTitle.ts';
 import { load } from '../admin-api.ts';
 import { formatDateTime, formatShortDate } from '../admin-format.ts';
 import { Panel, StatusBadge, TestMarker } from '../admin-ui.tsx';
 import { CustomerActionsPanel } from './CustomerActions.tsx';
-import { counted, customerPath } from './customers-query.ts';
+import { customerPath } from './customers-query.ts';
 import './customers.css';
 
 /** Back to the list the admin came from (its search and page), else the whole list. */
@@ -123,7 +123,7 @@ function FactsPanel({ detail }: { detail: AdminCustomerDetail }) {
         </div>
         <div>
           <dt>Logged in</dt>
-          <dd>{c.openSessions === 0 ? 'Nowhere now' : counted(c.openSessions, 'session', 'sessions')}</dd>
+          <dd>{c.openSessions === 0 ? 'Nowhere now' : formatCount(c.openSessions, 'session')}</dd>
         </div>
         <div>
           <dt>Orders</dt>

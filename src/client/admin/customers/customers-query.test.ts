@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminCustomerDetail } from '../../../shared/admin-customers.ts';
-import { counted, customerActions, customersParams, readCustomersFilter } from './customers-query.ts';
+import { formatCount } from '../../../shared/format.ts';
+import { customerActions, customersParams, readCustomersFilter } from './customers-query.ts';
 
 function detail(
   customer: Partial<AdminCustomerDetail['customer']>,
@@ -75,7 +76,7 @@ describe('the actions on a customer', () => {
   });
 
   it('counts in words', () => {
-    expect(counted(1, 'session', 'sessions')).toBe('1 session');
-    expect(counted(0, 'session', 'sessions')).toBe('0 sessions');
+    expect(formatCount(1, 'session')).toBe('1 session');
+    expect(formatCount(0, 'session')).toBe('0 sessions');
   });
 });

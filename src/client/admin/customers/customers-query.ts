@@ -46,8 +46,3 @@ export function customerActions(detail: AdminCustomerDetail): CustomerActions {
     openCheckouts: detail.orders.filter((o) => o.status === 'pending').length,
   };
 }
-
-/** '1 session', '3 open checkouts' */
-export function counted(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}

@@ -211,6 +211,18 @@ for (const [store, env] of stores) {
       expect(get.statusCode).toBe(405);
     });
 
+    it('logs in once when the link is sent twice at once (a double click): one 200, one 400, one session', async () => {
+      const { user, password } = await createUser(t.database.db);
+      await attack(user.username);
+      expectStepUp(await login(user.username, password, newBrowser()));
+      const token = tokenOf((await mailsTo(user.email))[0]!);
+      const sessionsBefore = await countRows(t.database.db, sessions);
+      const from = newBrowser();
+      const answers = await Promise.all([openLink(token, from), openLink(token, from)]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+      expect(await countRows(t.database.db, sessions)).toBe(sessionsBefore + 1);
+    });
+
     it('takes no reset or verification token as a sign-in token, nor a sign-in token as either', async () => {
       const { user, password } = await createUser(t.database.db);
       const unverified = await createUser(t.database.db, { verified: false });

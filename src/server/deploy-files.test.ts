@@ -4,6 +4,7 @@ import { API } from '../shared/api.ts';
 import { MAX_UPLOAD_BYTES } from '../shared/catalog.ts';
 import { WEBHOOK_PATH } from './checkout/webhook-route.ts';
 import { loadConfig } from './config.ts';
+import { clientBucket } from './http/client-key.ts';
 import { HEADERS_TIMEOUT_MS } from './http/connection-guard.ts';
 
 // The deployment files (docs/deploy.md) against the code they configure: compose.yaml's wiring and the
@@ -116,6 +117,53 @@ describe('deploy/nginx.conf', () => {
   it("caps clients where the app's own per-address cap is off (TRUST_PROXY), and slow headers as the app", () => {
     expect(Number(/limit_conn shop_conn (\d+);/.exec(conf)?.[1])).toBe(loadConfig({}).maxConnectionsPerIp);
     expect(Number(/client_header_timeout (\d+)s;/.exec(conf)?.[1]) * 1000).toBe(HEADERS_TIMEOUT_MS);
+  });
+
+  it('counts a client as the app does: an IPv4 address, an IPv6 /64', () => {
+    const block = /map \$remote_addr \$shop_client \{\n([^]*?)\n {4}\}/.exec(conf)?.[1] ?? '';
+    const rules = [...block.matchAll(/^\s*"~(\S+)" (\S+);$/gm)].map((m) => ({
+      re: new RegExp(m[1]!),
+      to: m[2]!,
+    }));
+    const fallback = /^\s*default (\S+);$/m.exec(block)?.[1];
+    expect(rules.length).toBeGreaterThan(4);
+    expect(fallback).toBe('$remote_addr');
+    // nginx's map: the first regex that matches, its named captures put into the value.
+    const nginxKey = (addr: string) => {
+      for (const { re, to } of rules) {
+        const m = re.exec(addr);
+        if (m) return to.replace(/\$(\w+)/g, (_, name: string) => m.groups?.[name] ?? '');
+      }
+      return addr;
+    };
+    const hex = (n: number) => n.toString(16);
+    const random = (zeroChance: number) =>
+      Array.from({ length: 8 }, () => (Math.random() < zeroChance ? 0 : Math.floor(Math.random() * 65536)));
+    // The forms nginx may write: the longest zero run as "::" (or a single zero kept), never leading zeros.
+    const written = (groups: number[]) => {
+      const full = groups.map(hex).join(':');
+      const canonical = new URL(`http://[${full}]/`).hostname.slice(1, -1);
+      const single = groups.indexOf(0);
+      const oneZero =
+        single < 0
+          ? full
+          : `${groups.slice(0, single).map(hex).join(':')}::${groups
+              .slice(single + 1)
+              .map(hex)
+              .join(':')}`;
+      return [full, canonical, oneZero];
+    };
+    const samples = [
+      '1.2.3.4',
+      '::ffff:1.2.3.4',
+      '::1',
+      '::',
+      '2001:db8::1',
+      '2001:db8:1:2::',
+      'fe80::1:2:3:4',
+    ];
+    for (let i = 0; i < 2000; i++) samples.push(...written(random(i % 2 ? 0.5 : 0.1)));
+    for (const addr of samples) expect(nginxKey(addr), addr).toBe(clientBucket(addr));
   });
 
   it('passes the client address and its own request id, and logs no query string', () => {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { LogThrottle } from '../logger.ts';
@@ -10,21 +10,31 @@ import { clientBucket } from './client-key.ts';
 // - headers must arrive within HEADERS_TIMEOUT_MS (Node's headersTimeout);
 // - a JSON body must arrive within JSON_BODY_DEADLINE_MS of the request's start;
 // - an upload's body must keep moving: at least UPLOAD_MIN_BYTES_PER_S over every UPLOAD_RATE_WINDOW_MS;
-// - one client address holds at most `perAddress` open connections, and the server `max` in all.
+// - one client address (an IPv6 /64) holds at most `perAddress` open connections, and the server `max` in all.
 // Behind proxies (TRUST_PROXY > 0) every connection comes from a proxy, so the per-address cap is off there:
 // the proxy is where to cap clients.
+// Many addresses holding idle keep-alive sockets could still fill `max` (65 x 64 > 4096) and leave health
+// checks unanswered, so the total is kept by hand (issue 28): past three quarters of `max` idle sockets are
+// kept only PRESSURE_KEEP_ALIVE_MS; at `max` a new connection closes the socket idle the longest; when every
+// socket is busy, `reserve` more are let in for /healthz and /readyz only (anything else: 503, closed).
 
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const JSON_BODY_DEADLINE_MS = 15_000;
 export const UPLOAD_RATE_WINDOW_MS = 20_000;
 export const UPLOAD_MIN_BYTES_PER_S = 4 * 1024;
 const CHECK_EVERY_MS = 1000;
+/** Idle keep-alive time once three quarters of the connections are in use (Node's default is 5 s). */
+export const PRESSURE_KEEP_ALIVE_MS = 1000;
+export const HEALTH_PATHS: readonly string[] = ['/healthz', '/readyz'];
+export const BUSY_MESSAGE = 'The shop is very busy right now. Please try again in a moment.';
 
 export type ConnectionLimits = {
   /** Open connections one client address may hold (default 64); 0 = no per-address cap. */
   perAddress: number;
   /** Open connections in all (default 4096: well under the usual 20,000 file descriptors). */
   max: number;
+  /** Connections past `max` kept for health checks when every other one is busy (default max/64, >= 8). */
+  reserve?: number;
   /** Paths whose bodies are uploads (a minimum rate instead of a deadline). */
   uploadPaths: readonly string[];
   jsonBodyDeadlineMs?: number;
@@ -35,14 +45,15 @@ export function guardConnections(app: FastifyInstance, limits: ConnectionLimits)
   const server: Server = app.server;
   const log = app.log;
   server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.maxConnections = limits.max;
-  const dropped = new LogThrottle();
-  server.on('drop', () => {
-    const n = dropped.take();
-    if (n) log.warn({ dropped: n, max: limits.max }, 'connection limit reached: new connections are refused');
-  });
-
+  const reserve = limits.reserve ?? Math.max(8, Math.floor(limits.max / 64));
+  // The per-address cap first: a client over its share is refused before it can evict anyone.
   if (limits.perAddress > 0) capPerAddress(server, limits.perAddress, log);
+  const total = capTotal(server, limits.max, reserve, log);
+  app.addHook('onRequest', async (req, reply) => {
+    if (!total.isReserve(req.raw.socket) || HEALTH_PATHS.includes(req.url.split('?')[0] ?? '')) return;
+    reply.header('connection', 'close').header('retry-after', '5');
+    return reply.code(503).send({ error: BUSY_MESSAGE });
+  });
 
   const deadline = limits.jsonBodyDeadlineMs ?? JSON_BODY_DEADLINE_MS;
   const window = limits.uploadWindowMs ?? UPLOAD_RATE_WINDOW_MS;
@@ -112,4 +123,98 @@ function capPerAddress(server: Server, perAddress: number, log: FastifyBaseLogge
       else open.set(key, left);
     });
   });
+}
+
+type Tracked = { inFlight: number; reserve: boolean };
+
+/**
+ * Keeps at most `max` connections (plus `reserve` for health checks), closing the longest-idle one to make
+ * room. `idle` is in the order sockets became idle, so its first entry is the one to close.
+ */
+function capTotal(server: Server, max: number, reserve: number, log: FastifyBaseLogger) {
+  const open = new Map<Socket, Tracked>();
+  const idle = new Map<Socket, true>();
+  let reserved = 0;
+  const normalKeepAlive = server.keepAliveTimeout;
+  // Node itself refuses past this (the 'drop' event): a backstop only (it also counts sockets closed
+  // here that have not finished closing).
+  server.maxConnections = max + reserve + 64;
+  const evicted = new LogThrottle();
+  const refused = new LogThrottle();
+  server.on('drop', () => {
+    const n = refused.take();
+    if (n) log.warn({ dropped: n, max }, 'connection limit reached: new connections are refused');
+  });
+
+  const pressure = () => {
+    if (open.size >= (max * 3) / 4)
+      server.keepAliveTimeout = Math.min(normalKeepAlive, PRESSURE_KEEP_ALIVE_MS);
+    else if (open.size < max / 2) server.keepAliveTimeout = normalKeepAlive;
+  };
+
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return; // refused by the per-address cap
+    // Full: the longest-idle ordinary socket makes room. Failing that, the newcomer may take a reserve
+    // place (health checks only), closing the longest-idle reserve socket when the reserve is full too.
+    let inReserve = false;
+    if (open.size - reserved >= max) {
+      const victim = oldestIdle(false);
+      if (victim) close(victim);
+      else {
+        inReserve = true;
+        if (reserved >= reserve) {
+          const idleReserve = oldestIdle(true);
+          if (!idleReserve) {
+            const n = refused.take();
+            if (n) log.warn({ dropped: n, max }, 'connection limit reached: new connections are refused');
+            socket.destroy();
+            return;
+          }
+          close(idleReserve);
+        }
+      }
+    }
+    const tracked: Tracked = { inFlight: 0, reserve: inReserve };
+    if (inReserve) reserved++;
+    open.set(socket, tracked);
+    idle.set(socket, true); // nothing asked yet
+    pressure();
+    socket.once('close', () => forget(socket));
+  });
+
+  // At most `reserve` reserve sockets are skipped on the way to an ordinary one.
+  function oldestIdle(inReserve: boolean): Socket | undefined {
+    for (const socket of idle.keys()) if (open.get(socket)?.reserve === inReserve) return socket;
+    return undefined;
+  }
+
+  function close(socket: Socket) {
+    forget(socket);
+    socket.destroy();
+    const n = evicted.take();
+    if (n) log.warn({ closed: n, max }, 'connection limit reached: closed the longest-idle connections');
+  }
+
+  function forget(socket: Socket) {
+    const tracked = open.get(socket);
+    if (!tracked) return;
+    open.delete(socket);
+    idle.delete(socket);
+    if (tracked.reserve) reserved--;
+    pressure();
+  }
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    const tracked = open.get(socket);
+    if (!tracked) return;
+    tracked.inFlight++;
+    idle.delete(socket);
+    res.once('close', () => {
+      tracked.inFlight--;
+      if (tracked.inFlight === 0 && open.has(socket) && !socket.destroyed) idle.set(socket, true);
+    });
+  });
+
+  return { isReserve: (socket: Socket) => open.get(socket)?.reserve === true };
 }

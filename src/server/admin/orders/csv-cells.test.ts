@@ -18,10 +18,31 @@ describe('CSV cells', () => {
     expect(textCell('+1+2')).toBe("'+1+2");
     expect(textCell('-2+3')).toBe("'-2+3");
     expect(textCell('@SUM(A1:A2)')).toBe("'@SUM(A1:A2)");
-    expect(textCell('\tcmd')).toBe("'\tcmd");
+    expect(textCell('\tcmd')).toBe(`"'\tcmd"`);
     expect(textCell('\rcmd')).toBe(`"'\rcmd"`);
     // Only the first character counts.
     expect(textCell('a=b')).toBe('a=b');
+  });
+
+  it('quotes a semicolon or a tab, so that no locale starts a formula cell after one (OWASP)', () => {
+    // Spreadsheets set to ';' split `x;=1+1` into `x` and a formula; quoted, it is one text cell.
+    expect(textCell('Ada;=HYPERLINK("http://evil.example","x")')).toBe(
+      `"Ada;=HYPERLINK(""http://evil.example"",""x"")"`,
+    );
+    expect(textCell('a\t=1+1')).toBe('"a\t=1+1"');
+    expect(textCell(';-1')).toBe('";-1"');
+    // A cell starting with each formula character: defused, then quoted only when it must be.
+    for (const [cell, written] of [
+      ['=1+1', "'=1+1"],
+      ['+1', "'+1"],
+      ['-1', "'-1"],
+      ['@A1', "'@A1"],
+      ['\t1', `"'\t1"`],
+      ['\r1', `"'\r1"`],
+      ['\n=1', '"\n=1"'],
+      ['"=1"', '"""=1"""'],
+    ])
+      expect(textCell(cell), JSON.stringify(cell)).toBe(written);
   });
 
   it('writes money as plain numbers with two decimals, never prefixed', () => {

@@ -1,10 +1,12 @@
 // CSV as RFC 4180 writes it, safe to open in a spreadsheet: a text cell that a spreadsheet would take for a
 // formula (starting with = + - @, a tab or a carriage return) gets a leading apostrophe (OWASP's "CSV
-// injection" advice), and a cell holding a comma, a quote or a line break is quoted, its quotes doubled.
-// Money is written as a plain number and never prefixed.
+// injection" advice), and a cell holding a comma, a quote or a line break is quoted, its quotes doubled. A
+// semicolon or a tab is quoted too: spreadsheets in many locales split cells on ';' (or a tab), and the
+// text after one would start a cell of its own, a formula if it starts like one (OWASP's field separator
+// caveat). Money is written as a plain number and never prefixed.
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 
 /** A text cell: defused, then quoted when it must be. */
 export function textCell(value: string | null | undefined): string {

@@ -162,6 +162,47 @@ describe('GET /api/admin/orders.csv', () => {
     expect(res.body).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
   });
 
+  it('keeps a separator or a tab in a cell from starting a formula cell, and markup as text (issue #28)', async () => {
+    const evil = {
+      name: 'Eve;=HYPERLINK("http://evil.example","x")',
+      file: "\t=cmd|' /C calc'!A0.stl",
+      crFile: '\r@SUM(1+1)*cmd.stl',
+      method: '<img src=x onerror=alert(1)>;-1',
+    };
+    await insertOrder(
+      t.database.db,
+      userId,
+      {
+        shippingName: evil.name,
+        shippingMethod: evil.method,
+        createdAt: new Date('2030-07-01T15:00:00Z'),
+      },
+      [{ fileName: evil.file }, { fileName: evil.crFile }],
+    );
+    const { res, rows } = await download('?from=2030-07-01&to=2030-07-01');
+    expect(rows.map((r) => r['File name'])).toEqual([`'${evil.file}`, `'${evil.crFile}`]);
+    expect(rows[0]).toMatchObject({ 'Customer name': evil.name, 'Shipping method': evil.method });
+    // On the wire: each such cell is quoted whole, so no spreadsheet splits it at the ';' or the tab.
+    expect(res.body).toContain('"Eve;=HYPERLINK(""http://evil.example"",""x"")"');
+    expect(res.body).toContain(`"'\t=cmd|' /C calc'!A0.stl"`);
+    expect(res.body).toContain(`"'\r@SUM(1+1)*cmd.stl"`);
+    expect(res.body).toContain('"<img src=x onerror=alert(1)>;-1"');
+    // No line of the body, split at ';' or a tab as such a spreadsheet would, has a cell starting a formula
+    // outside quotes.
+    for (const line of res.body.split('\r\n')) {
+      let quoted = false;
+      let start = true;
+      for (const c of line) {
+        if (c === '"') quoted = !quoted;
+        else if (!quoted && (c === ',' || c === ';' || c === '\t')) {
+          start = true;
+          continue;
+        } else if (start && !quoted) expect('=+-@', line).not.toContain(c);
+        start = false;
+      }
+    }
+  });
+
   it('follows the board’s filters and writes every page', async () => {
     const createdAt = new Date('2030-07-01T15:00:00Z');
     const many = CSV_PAGE * 2 + 7;

@@ -7,9 +7,11 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/open.ts';
+import { MOVE_COMMANDS, MOVE_USAGE, runMoveCommand } from './move-db/commands.ts';
 
 // `npm run admin -- create <username> <email> [--password X]` and `npm run admin -- promote <username>`:
 // the way to make the first admin. Opens the database the configuration names (the same env as the server).
+// export-db, import-db and copy-files move a shop to PostgreSQL (move-db/commands.ts).
 
 export const USAGE = `Usage:
   npm run admin -- create <username> <email> [--password <password>]
@@ -17,7 +19,8 @@ export const USAGE = `Usage:
       terminal, or read from the first line of standard input:  echo 'pw' | npm run admin -- create ...
       (--password ends up in your shell history: prefer the prompt.)
   npm run admin -- promote <username>
-      Makes an existing account an admin.`;
+      Makes an existing account an admin.
+${MOVE_USAGE}`;
 
 export type CliIo = {
   out(line: string): void;
@@ -148,11 +151,13 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = loadConfig(process.env, { payments: false });
+  const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
+  // These open the databases and stores they move between themselves.
+  if (MOVE_COMMANDS.includes(argv[0] ?? '')) return runMoveCommand(config, argv, io, USAGE);
   const database = await openDatabase(config);
   try {
     return await runAdminCommand(database.db, argv, {
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
+      ...io,
       readPassword: readPasswordFromUser,
     });
   } finally {

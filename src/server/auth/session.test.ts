@@ -72,6 +72,28 @@ describe('GET /api/logout.php', () => {
     expect((await get('/api/check_session.php', cookie)).statusCode).toBe(401);
   });
 
+  it('is not ended by a link or an image on another site (a cross-site GET: 403), but is by a typed URL', async () => {
+    const { cookie } = await createLoggedInUser(t);
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/logout.php',
+        headers: { cookie, 'sec-fetch-site': site },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: 'Cross-site request refused.' });
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect((await get('/api/check_session.php', cookie)).statusCode).toBe(200);
+    }
+    const typed = await t.app.inject({
+      method: 'GET',
+      url: '/api/logout.php',
+      headers: { cookie, 'sec-fetch-site': 'none' },
+    });
+    expect(typed.statusCode).toBe(200);
+    expect((await get('/api/check_session.php', cookie)).statusCode).toBe(401);
+  });
+
   it('ends only the session of the cookie it was given', async () => {
     const a = await createLoggedInUser(t);
     const b = await createLoggedInUser(t);

@@ -39,12 +39,21 @@ export function sessionRoutes(
   });
   methodNotAllowed(app, API.userRole.path, ['GET']);
 
-  // docs/api.md makes logout a GET. It only ends the caller's own session, so a cross-site GET can do no
-  // more than log someone out; POST is accepted too (and origin-checked) for clients that prefer it.
+  // docs/api.md makes logout a GET, which the origin check lets through; so that another site cannot log a
+  // customer out with a link or an image, a GET the browser marks as sent from another site is refused
+  // here (a typed or bookmarked URL says `none` and works). POST is accepted too (and origin-checked).
   app.route({
     method: ['GET', 'POST'],
     url: API.logout.path,
     handler: async (req, reply) => {
+      const site = req.headers['sec-fetch-site'];
+      if (site === 'cross-site' || site === 'same-site') {
+        req.log.warn({ site }, 'refused a cross-site logout');
+        return reply
+          .code(403)
+          .header('cache-control', NO_STORE)
+          .send({ error: 'Cross-site request refused.' });
+      }
       await endSession(ctx, readSessionToken(req, ctx.config));
       clearSessionCookie(reply, ctx.config);
       await deps.onLogout?.(req, reply);

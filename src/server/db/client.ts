@@ -36,9 +36,16 @@ export async function openPostgres(url: string, options: { migrate?: boolean } =
       await client.end();
     }
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A server that never answers the connection (a failover, a lost network) fails the request in 10 s (a
+  // 503) instead of holding it for the 10-minute request timeout. The wait for a free pool client counts too.
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // An idle client's error (e.g. the server restarting) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one's (a transaction's): pg emits 'error' on it with no listener; its query
+  // fails anyway, and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
@@ -48,6 +55,34 @@ export async function openPostgres(url: string, options: { migrate?: boolean } =
     },
     close: () => pool.end(),
   };
+}
+
+/** SQLSTATEs of a server going away or not taking connections: 08 (connection), 57P01-03 (shutdown), 53300. */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * Whether `err` (or an error it wraps: drizzle's DrizzleQueryError keeps pg's as `cause`) says the database
+ * cannot be reached right now, rather than that a query was wrong: the answer is then 503, not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code)))
+      return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  }
+  return false;
 }
 
 /** Opens PGlite on a directory (or in memory when `dataDir` is undefined, or from a dumped snapshot). */

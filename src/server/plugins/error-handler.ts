@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
+import { isDatabaseUnavailable } from '../db/client.ts';
 
 /** A known, user-facing failure: its message is shown to the client as it is. */
 export class HttpError extends Error {
@@ -12,6 +13,9 @@ export class HttpError extends Error {
     super(message);
   }
 }
+
+/** The answer while the database cannot be reached (restarting, failing over): 503, never SQL or a stack. */
+export const DATABASE_UNAVAILABLE = 'The shop is briefly unavailable. Please try again in a moment.';
 
 const CLIENT_MESSAGES: Record<number, string> = {
   400: 'The request is not valid.',
@@ -60,6 +64,16 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
     }
     if (err instanceof ZodError) {
       return reply.code(400).send({ error: describeZodError(err) });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // A connection failed: the database restarting, or (the same errno) another backend's network; a
+      // 503 to retry fits both. The cause only: a wrapped query's text and parameters stay out of the log.
+      const cause = err.cause instanceof Error ? err.cause : err;
+      req.log.error(
+        { code: (cause as { code?: unknown }).code, reason: cause.message },
+        'database or network unavailable',
+      );
+      return reply.code(503).header('retry-after', '5').send({ error: DATABASE_UNAVAILABLE });
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {

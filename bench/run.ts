@@ -5,11 +5,17 @@ import path from 'node:path';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const only = process.argv.slice(2);
-const files = fs
+const all = fs
   .readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
+// `npm run bench load` runs load.bench.ts alone (not upload.bench.ts too): a bench's exact name first, else
+// every bench whose file name holds the word.
+const files = all.filter(
+  (f) =>
+    only.length === 0 ||
+    only.some((o) => (all.includes(`${o}.bench.ts`) ? f === `${o}.bench.ts` : f.includes(o))),
+);
 
 let failed = 0;
 for (const file of files) {

@@ -9,9 +9,10 @@
 //
 // 3MF: spheres of 500,000 and 1,000,000 triangles written as PrusaSlicer (one part) and Bambu Studio
 // (p:path parts) write them, and the heaviest file under the triangle limit; the analysis as the server
-// makes it (read3mf, analyse3mf) by the byte path against the text lane before it, and against inflating
-// the model parts alone, all in the same run. MESH_ONLY=3MF (any text of the sections' names) runs only
-// the sections whose name has it.
+// makes it (read3mf, analyse3mf) by the byte path against the way before it, and against inflating the
+// model parts alone, all in the same run. "Before" is the analysis as it was before issue #27: the text
+// lane's reading, then every triangle emitted as a soup and its corners welded (testing/soup-analysis.ts).
+// MESH_ONLY=3MF (any text of the sections' names) runs only the sections whose name has it.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,6 +30,7 @@ import { createParser } from '../src/mesh/parse.ts';
 import { HEADER_BYTES, RECORD_BYTES } from '../src/mesh/stl-binary.ts';
 import { exactVolume6 } from '../src/mesh/testing/exact.ts';
 import { bigAsciiStl, bigBinaryStl, bigObj } from '../src/mesh/testing/generate.ts';
+import { analyse3mfBySoup } from '../src/mesh/testing/soup-analysis.ts';
 import { bigSphere3mf } from '../src/mesh/testing/threemf.ts';
 import { INFLATE_OPTIONS } from '../src/mesh/threemf/archive.ts';
 import { analyse3mf, type PartReading, read3mf } from '../src/mesh/threemf/read.ts';
@@ -258,10 +260,15 @@ async function inflateModelParts(bytes: Uint8Array): Promise<number> {
   return total;
 }
 
-/** The analysis of a 3MF file as the server makes it (analyze-worker.ts), the parts read one way. */
-async function analyse3mfFile(bytes: Uint8Array, reading: PartReading): Promise<MeshAnalysis> {
-  const model = await read3mf(bytes, { reading });
-  return analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }).analysis;
+/**
+ * The analysis of a 3MF file as the server makes it (analyze-worker.ts), the parts read one way; 'before':
+ * as it was before the byte path and the indexed analysis (the text lane, then every triangle emitted as a
+ * soup and its corners welded, testing/soup-analysis.ts).
+ */
+async function analyse3mfFile(bytes: Uint8Array, reading: PartReading | 'before'): Promise<MeshAnalysis> {
+  const model = await read3mf(bytes, { reading: reading === 'before' ? 'text' : reading });
+  const analyse = reading === 'before' ? analyse3mfBySoup : analyse3mf;
+  return analyse(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }).analysis;
 }
 
 /** Wall and CPU times of runs (CPU: every thread of the process, zlib's included). */
@@ -316,7 +323,7 @@ async function threeMfSection(c: ThreeMfCase): Promise<void> {
   // Warm up each, then measure them in turn (A B C A B C...), so a slow spell of the machine hits all.
   gc();
   const analysis = await analyse3mfFile(bytes, 'bytes');
-  const before = await analyse3mfFile(bytes, 'text');
+  const before = await analyse3mfFile(bytes, 'before');
   if (JSON.stringify(analysis) !== JSON.stringify(before)) throw new Error(`${c.name}: the ways disagree`);
   const floor = new Times();
   const readNew = new Times();
@@ -324,14 +331,16 @@ async function threeMfSection(c: ThreeMfCase): Promise<void> {
   const fullNew = new Times();
   const fullOld = new Times();
   const analyseOnly = new Times();
+  const analyseSoup = new Times();
   for (let r = 0; r < c.runs; r++) {
     await floor.run(() => inflateModelParts(bytes));
     const model = await readNew.run(() => read3mf(bytes, { reading: 'bytes' }));
     await analyseOnly.run(() => analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }));
     await fullNew.run(() => analyse3mfFile(bytes, 'bytes'));
     if (r < c.beforeRuns) {
+      await analyseSoup.run(() => analyse3mfBySoup(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES }));
       await readOld.run(() => read3mf(bytes, { reading: 'text' }));
-      await fullOld.run(() => analyse3mfFile(bytes, 'text'));
+      await fullOld.run(() => analyse3mfFile(bytes, 'before'));
     }
   }
   const line = (label: string, t: Times, note = '') =>
@@ -348,8 +357,13 @@ async function threeMfSection(c: ThreeMfCase): Promise<void> {
   line('inflate the model parts (floor)', floor);
   line('read3mf, text lane (before)', readOld);
   line('read3mf, byte path', readNew, `  ${faster(readOld, readNew)}, ${floors(readNew)}`);
-  line('analyse3mf alone (emit, measure, topology)', analyseOnly);
-  line('analysis, text lane (before)', fullOld, c.beforeRuns < c.runs ? `  (${c.beforeRuns} run)` : '');
+  line('analysis from a soup alone (before)', analyseSoup);
+  line('analyse3mf alone (indexed)', analyseOnly, `  ${faster(analyseSoup, analyseOnly)}`);
+  line(
+    'analysis, text lane + soup (before)',
+    fullOld,
+    c.beforeRuns < c.runs ? `  (${c.beforeRuns} run)` : '',
+  );
   line('analysis, byte path', fullNew, `  ${faster(fullOld, fullNew)}, ${floors(fullNew)}`);
   const quarter = DEFAULT_ANALYSIS_TIMEOUT_MS / 4;
   if (c.segments > 1000) {

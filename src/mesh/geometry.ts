@@ -140,6 +140,114 @@ export class Geometry {
   }
 
   /**
+   * The triangles of an indexed mesh (a placed 3MF object): corners tri[k], tri[k + second], tri[k + third]
+   * of positions xyz (x, y, z at 3 * i, checked). The same sums as addTriangles on the same corners, in
+   * calls cut at the multiples of BATCH_TRIANGLES, so not a bit differs.
+   */
+  addIndexed(xyz: Float64Array, tri: Int32Array, second: number, third: number): void {
+    const n = tri.length / 3;
+    for (let done = 0; done < n; ) {
+      const run = Math.min(n - done, BATCH_TRIANGLES - (this.count % BATCH_TRIANGLES));
+      this.indexedRun(xyz, tri, 3 * done, run, second, third);
+      done += run;
+    }
+  }
+
+  private indexedRun(
+    xyz: Float64Array,
+    tri: Int32Array,
+    from: number,
+    n: number,
+    second: number,
+    third: number,
+  ) {
+    if (n === 0) return;
+    if (this.count === 0) {
+      const o = 3 * tri[from]!;
+      this.setOrigin(xyz[o]!, xyz[o + 1]!, xyz[o + 2]!);
+    }
+    const ox = this.ox;
+    const oy = this.oy;
+    const oz = this.oz;
+    let minX = this.minX;
+    let minY = this.minY;
+    let minZ = this.minZ;
+    let maxX = this.maxX;
+    let maxY = this.maxY;
+    let maxZ = this.maxZ;
+    let volume = this.runVolume;
+    let area = this.runArea;
+    let degenerate = 0;
+    for (let k = from, end = from + 3 * n; k < end; k += 3) {
+      const a = 3 * tri[k]!;
+      const b = 3 * tri[k + second]!;
+      const c = 3 * tri[k + third]!;
+      const ax = xyz[a]!;
+      const ay = xyz[a + 1]!;
+      const az = xyz[a + 2]!;
+      const bx = xyz[b]!;
+      const by = xyz[b + 1]!;
+      const bz = xyz[b + 2]!;
+      const cx = xyz[c]!;
+      const cy = xyz[c + 1]!;
+      const cz = xyz[c + 2]!;
+      if (
+        ax < minX ||
+        bx < minX ||
+        cx < minX ||
+        ax > maxX ||
+        bx > maxX ||
+        cx > maxX ||
+        ay < minY ||
+        by < minY ||
+        cy < minY ||
+        ay > maxY ||
+        by > maxY ||
+        cy > maxY ||
+        az < minZ ||
+        bz < minZ ||
+        cz < minZ ||
+        az > maxZ ||
+        bz > maxZ ||
+        cz > maxZ
+      ) {
+        if (ax < minX) minX = ax;
+        if (ax > maxX) maxX = ax;
+        if (bx < minX) minX = bx;
+        if (bx > maxX) maxX = bx;
+        if (cx < minX) minX = cx;
+        if (cx > maxX) maxX = cx;
+        if (ay < minY) minY = ay;
+        if (ay > maxY) maxY = ay;
+        if (by < minY) minY = by;
+        if (by > maxY) maxY = by;
+        if (cy < minY) minY = cy;
+        if (cy > maxY) maxY = cy;
+        if (az < minZ) minZ = az;
+        if (az > maxZ) maxZ = az;
+        if (bz < minZ) minZ = bz;
+        if (bz > maxZ) maxZ = bz;
+        if (cz < minZ) minZ = cz;
+        if (cz > maxZ) maxZ = cz;
+      }
+      const ux = bx - ax;
+      const uy = by - ay;
+      const uz = bz - az;
+      const vx = cx - ax;
+      const vy = cy - ay;
+      const vz = cz - az;
+      const nx = uy * vz - uz * vy;
+      const ny = uz * vx - ux * vz;
+      const nz = ux * vy - uy * vx;
+      const nn = nx * nx + ny * ny + nz * nz;
+      if (nn === 0) degenerate++;
+      else area += Math.sqrt(nn);
+      volume += (ax - ox) * nx + (ay - oy) * ny + (az - oz) * nz;
+    }
+    this.store(minX, minY, minZ, maxX, maxY, maxZ, volume, area, degenerate, n);
+  }
+
+  /**
    * Binary STL records read straight from the file's bytes (no copy); same rule for the calls.
    * Bad coordinates are found once per call: NaN or infinity makes the area sum non-finite, a huge
    * value shows in the box.

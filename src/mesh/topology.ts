@@ -1,4 +1,5 @@
-// The watertight check: weld corners into vertex ids, keep each face's three ids, and at the end
+// The watertight check: weld corners into vertex ids (a 3MF mesh's used vertices once each, in their order
+// of first use: the same ids, scene.ts measureInstances), keep each face's three ids, and at the end
 // count how many faces use each undirected edge. Counting is done by grouping edges under their
 // smaller vertex (a counting sort into one Int32Array) and sorting each small group: sequential
 // memory access instead of a hash probe per edge, and no input can make it quadratic. The same ids
@@ -16,6 +17,34 @@ import {
 } from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
+
+/** Vertices or faces per call of the 3MF loops. */
+const WELD_BLOCK = 4096;
+
+/** indexedFaces' loop over tri[k, end): writes the faces from faceCount on; returns the new count. */
+function indexedFaceBlock(
+  tri: Int32Array,
+  k: number,
+  end: number,
+  ids: Int32Array,
+  second: number,
+  third: number,
+  faces: Int32Array,
+  faceCount: number,
+): number {
+  let f = 3 * faceCount;
+  for (; k < end; k += 3) {
+    const a = ids[tri[k]!]!;
+    const b = ids[tri[k + second]!]!;
+    const c = ids[tri[k + third]!]!;
+    if (a === b || b === c || a === c) continue;
+    faces[f] = a;
+    faces[f + 1] = b;
+    faces[f + 2] = c;
+    f += 3;
+  }
+  return f / 3;
+}
 
 export interface EdgeCensus {
   openEdges: number;
@@ -104,6 +133,47 @@ export class Topology implements TriangleSink {
     }
     this.maxId = maxId;
     this.faceCount = f / 3;
+  }
+
+  /**
+   * A 3MF model's vertices to come, at most (weldVertices): the welder is sized for them once, up to one a
+   * triangle (a closed mesh has about half as many; past that it grows as it goes).
+   */
+  expectVertices(n: number): void {
+    const known = Math.min(n, Math.max(1024, this.expectedTriangles));
+    this.welder ??= new VertexWelder(known, known);
+  }
+
+  /**
+   * Welds vertices of a placed 3MF mesh a triangle uses (positions at 3 * i in xyz), order[from, to) of
+   * them in their order of first use, which gives the ids welding every corner would: ids[i] for vertex i.
+   */
+  weldVertices(xyz: Float64Array, order: Int32Array, from: number, to: number, ids: Int32Array): void {
+    this.welder ??= new VertexWelder(this.expectedTriangles * 0.5);
+    // In calls of a block each (scene.ts measureInstances says why).
+    for (let k = from; k < to; k += WELD_BLOCK)
+      this.welder.weldIndexed(xyz, order, k, Math.min(to, k + WELD_BLOCK), ids);
+  }
+
+  /**
+   * The faces of a placed 3MF mesh whose used vertices were welded (weldVertices, ids[i] for vertex i):
+   * tri[k], tri[k + second], tri[k + third] each (second and third swap for a mirroring transform).
+   */
+  indexedFaces(tri: Int32Array, ids: Int32Array, second: number, third: number): void {
+    this.reserve(tri.length / 3);
+    // In calls of a block each (scene.ts measureInstances says why).
+    for (let k = 0; k < tri.length; k += 3 * WELD_BLOCK)
+      this.faceCount = indexedFaceBlock(
+        tri,
+        k,
+        Math.min(tri.length, k + 3 * WELD_BLOCK),
+        ids,
+        second,
+        third,
+        this.faces,
+        this.faceCount,
+      );
+    if (this.welder !== null) this.maxId = this.welder.count - 1;
   }
 
   /**

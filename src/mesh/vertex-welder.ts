@@ -40,13 +40,16 @@ export class VertexWelder {
   touched = 0;
   private readonly cacheXyz = new Float64Array(3 * CACHE_SIZE);
 
-  constructor(expectedVertices = 1024) {
+  /** knownVertices: at least this many will come (a 3MF mesh's vertex count): no growing up to there. */
+  constructor(expectedVertices = 1024, knownVertices = 0) {
     let size = 1024;
     while (size < expectedVertices * 2) size *= 2;
     this.table = new Int32Array(size);
     this.mask = size - 1;
     // Coordinates grow as needed (a sequential copy); only the table is sized for the guess.
-    this.coords = new Float64Array(3 * Math.max(256, Math.min(expectedVertices >>> 2, size >>> 1)));
+    this.coords = new Float64Array(
+      3 * Math.max(256, knownVertices, Math.min(expectedVertices >>> 2, size >>> 1)),
+    );
     this.seed = (Math.random() * 0x100000000) | 1;
   }
 
@@ -93,6 +96,33 @@ export class VertexWelder {
     this.touched = touched;
     for (let k = 0; k < n; k++)
       out[at + k] = this.lookup(xyz[3 * k]!, xyz[3 * k + 1]!, xyz[3 * k + 2]!, hashes[k]!);
+  }
+
+  /**
+   * weldAll for the positions at 3 * index[k] of xyz (from <= k < to), each id written to out[index[k]]:
+   * a 3MF mesh's used vertices, in their order of first use.
+   */
+  weldIndexed(xyz: Float64Array, index: Int32Array, from: number, to: number, out: Int32Array): void {
+    const n = to - from;
+    while ((this.count + n) * 2 > this.mask) this.growTable();
+    if (this.hashes.length < n) this.hashes = new Int32Array(n);
+    const hashes = this.hashes;
+    const seed = this.seed;
+    for (let k = 0; k < n; k++) {
+      const i = 3 * index[from + k]!;
+      hashes[k] = hashPosition(xyz[i]!, xyz[i + 1]!, xyz[i + 2]!, seed);
+    }
+    // A loop this short keeps many of the loads in flight at once.
+    const table = this.table;
+    const mask = this.mask;
+    let touched = 0;
+    for (let k = 0; k < n; k++) touched |= table[hashes[k]! & mask]!;
+    this.touched = touched;
+    for (let k = 0; k < n; k++) {
+      const v = index[from + k]!;
+      const i = 3 * v;
+      out[v] = this.lookup(xyz[i]!, xyz[i + 1]!, xyz[i + 2]!, hashes[k]!);
+    }
   }
 
   private lookup(x: number, y: number, z: number, h: number): number {

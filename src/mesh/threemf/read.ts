@@ -4,14 +4,14 @@
 
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { type AnalyzerOptions, toAnalysis } from '../analysis.ts';
-import { CollectSink, TeeSink } from '../collect.ts';
+import { CollectSink } from '../collect.ts';
 import { MeshError } from '../errors.ts';
-import { MeasureSink } from '../measure.ts';
+import { Geometry } from '../geometry.ts';
 import { Topology } from '../topology.ts';
 import type { MeshAnalysis, TriangleSink } from '../types.ts';
 import { type Archive, NOT_A_ZIP, openArchive, partKey } from './archive.ts';
 import { createModelPartReader, type ModelPart, refuseDoctype, type TriangleBudget } from './model-part.ts';
-import { emitInstances, type Instance, resolveBuild } from './scene.ts';
+import { emitInstances, type Instance, measureInstances, resolveBuild } from './scene.ts';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
 const DEFAULT_START_PART = '3D/3dmodel.model';
@@ -136,14 +136,21 @@ export function analyse3mf(
   options: Pick<AnalyzerOptions, 'topology' | 'collectTriangles'> = {},
 ): { analysis: MeshAnalysis; triangles: Float32Array | null } {
   const topology = options.topology === false ? null : new Topology(model.triangles);
-  const measure = new MeasureSink(topology);
-  const collect = options.collectTriangles ? new CollectSink(options.collectTriangles) : null;
-  model.emit(collect ? new TeeSink([measure, collect]) : measure);
+  const geometry = new Geometry();
+  // Kept only when they are all kept (CollectSink gives up past its cap): a small model's emit is cheap.
+  const cap = options.collectTriangles ?? 0;
+  let triangles: Float32Array | null = null;
+  if (cap > 0 && model.triangles <= cap) {
+    const collect = new CollectSink(cap);
+    model.emit(collect);
+    triangles = collect.result();
+  }
+  measureInstances(model.instances, geometry, topology);
   const unitName = UNIT_NAMES[model.unit];
   const warnings = unitName
     ? [`This 3MF file is drawn in ${unitName}: its sizes were converted to millimetres.`]
     : [];
-  const g = measure.geometry.result();
+  const g = geometry.result();
   const analysis = toAnalysis('3mf', g, topology ? topology.result(g) : null, { warnings });
-  return { analysis, triangles: collect ? collect.result() : null };
+  return { analysis, triangles };
 }

@@ -57,6 +57,8 @@ export interface ModelPart {
   build: Reference[] | null;
 }
 
+const INT32_MAX = 2 ** 31 - 1;
+
 class Growable<T extends Float64Array | Int32Array> {
   data: T;
   length = 0;
@@ -217,9 +219,22 @@ export function createModelPartReader(
   };
   const countTriangle = () => countTriangles(1);
 
+  // Indices are kept in an Int32Array, where 2^32 would wrap to vertex 0 and 2^31 turn negative: no object
+  // can have that many vertices, so such an index is refused before it is stored.
+  const checkIndex = (v: number) => {
+    if (v > INT32_MAX) {
+      throw badModel(
+        `A triangle of object ${objectId} in this 3MF file names vertex ${v}, but the object has ${(vertices?.length ?? 0) / 3} vertices.`,
+      );
+    }
+  };
+
   /** Three indices already read as plain digits (1 to 10 of them). */
   const addIndices = (v1: number, v2: number, v3: number) => {
     countTriangle();
+    checkIndex(v1);
+    checkIndex(v2);
+    checkIndex(v3);
     triangles!.push3(v1, v2, v3);
   };
 
@@ -235,7 +250,11 @@ export function createModelPartReader(
     ) {
       throw badModel(`Object ${objectId} of this 3MF file has a triangle without three vertex indices.`);
     }
-    triangles!.push3(Number(v1), Number(v2), Number(v3));
+    const [a, b, c] = [Number(v1), Number(v2), Number(v3)];
+    checkIndex(a);
+    checkIndex(b);
+    checkIndex(c);
+    triangles!.push3(a, b, c);
   };
 
   // The fast lane's view of saxes: the mesh's <vertices> or <triangles> it is in, and the stream position

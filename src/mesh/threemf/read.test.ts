@@ -458,3 +458,27 @@ describe('3MF package relationships', () => {
     expect(err.message).toMatch(/DOCTYPE/);
   });
 });
+
+// Indices are kept in an Int32Array: 2^32 once wrapped to vertex 0 (and was read as a valid model), 2^31
+// turned negative. Each reading refuses them before they are stored.
+describe('3MF vertex indices past what an Int32Array holds', () => {
+  const readings = ['bytes', 'text', 'saxes'] as const;
+  it.each(
+    readings.flatMap((reading) => ['4294967296', '2147483648'].map((index) => [reading, index] as const)),
+  )('the %s reading refuses vertex %s of an 8-vertex object, naming it', async (reading, index) => {
+    const bytes = withModel(
+      modelXml({ objects: [{ id: 1, mesh: cube20 }], build: [{ objectid: 1 }] }).replace(
+        'v1="0"',
+        `v1="${index}"`,
+      ),
+    );
+    const err = await read3mf(bytes, { reading }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(MeshError);
+    expect((err as MeshError).message).toBe(
+      `A triangle of object 1 in this 3MF file names vertex ${index}, but the object has 8 vertices.`,
+    );
+  });
+});

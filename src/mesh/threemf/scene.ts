@@ -13,6 +13,8 @@ import type { MeshObject, ModelObject, ModelPart, Reference, Transform } from '.
 const IDENTITY: Transform = Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0);
 /** Deeper nesting of components is refused (real files use two or three levels). */
 const MAX_DEPTH = 32;
+/** Objects placed, meshes or not: components that place nothing could otherwise be visited 2^31 times. */
+const MAX_PLACEMENTS = 1_000_000;
 /** Placed meshes, however few triangles each has. */
 const MAX_INSTANCES = 100_000;
 
@@ -68,13 +70,27 @@ export function resolveBuild(
   let triangles = 0;
   const visiting = new Set<ModelObject>();
 
+  let placements = 0;
+
   const place = (ref: Reference, parent: Transform, from: string, depth: number) => {
     const object = parts.get(ref.part)?.objects.get(ref.objectId);
     if (!object) throw missing(ref, from);
-    if (depth > MAX_DEPTH || visiting.has(object)) {
+    if (visiting.has(object)) {
       throw new MeshError(
         '3mf-model',
         `Object ${ref.objectId} of this 3MF file contains itself (its components loop back to it).`,
+      );
+    }
+    if (depth > MAX_DEPTH) {
+      throw new MeshError(
+        '3mf-model',
+        `This 3MF file nests components more than ${MAX_DEPTH} deep: we cannot analyse it.`,
+      );
+    }
+    if (++placements > MAX_PLACEMENTS) {
+      throw new MeshError(
+        '3mf-model',
+        `This 3MF file's components place objects more than ${MAX_PLACEMENTS.toLocaleString('en-US')} times: we cannot analyse it.`,
       );
     }
     const transform = ref.transform ? compose(ref.transform, parent) : parent;

@@ -2,8 +2,9 @@
 // analysis, preview, store, row) against a Fastify route that only streams the same body to a file.
 // Prints milliseconds per upload, the ratio against its target, the answer with the view mesh made as
 // before (SHOP_BENCH_LAZY_VIEW=1: the baseline, whose answer must not be quicker), where the shop's time
-// went (the route's Server-Timing: receive with the hash, queue, analysis with the watertight check,
-// preview, view mesh when made inline, store, database) and the event loop's worst delay during the
+// went (the route's Server-Timing: receive with the hash, streamed (the analysis' work while the file was
+// still arriving, when it followed the upload), queue, analysis with the watertight check (after the last
+// byte), preview, view mesh when made inline, store, database) and the event loop's worst delay during the
 // uploads and while ten uploads run at once; no pass/fail.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';

@@ -120,7 +120,7 @@ describe('deploy/nginx.conf', () => {
   });
 
   it('counts a client as the app does: an IPv4 address, an IPv6 /64', () => {
-    const block = /map \$remote_addr \$shop_client \{\n([^]*?)\n {4}\}/.exec(conf)?.[1] ?? '';
+    const block = /map \$remote_addr \$shop_client \{\n([\s\S]*?)\n {4}\}/.exec(conf)?.[1] ?? '';
     const rules = [...block.matchAll(/^\s*"~(\S+)" (\S+);$/gm)].map((m) => ({
       re: new RegExp(m[1]!),
       to: m[2]!,

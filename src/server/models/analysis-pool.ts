@@ -12,6 +12,7 @@ import type {
   UploadViewResult,
 } from './analyze-worker.ts';
 import { FairQueue, QueueFullError } from './fair-queue.ts';
+import { FollowWriter } from './follow-file.ts';
 import type { ViewMesh } from './view-mesh.ts';
 
 // The worker threads that read models, with a memory cap per thread and a time limit per model
@@ -35,7 +36,38 @@ export type AnalysisPoolOptions = {
    * SHOP_BENCH_LAZY_VIEW=1).
    */
   viewAfterAnswer?: boolean;
+  /**
+   * An upload followed as it streams in (stream()) is given up, and its thread freed, when fewer bytes than
+   * this arrive in a second (a slow client must not hold a thread while others could use it). Default 4 MiB.
+   */
+  streamMinBytesPerSecond?: number;
+  /** The worker's entry (tests: one that fails on purpose); default the analysis worker beside this module. */
+  workerFile?: string;
 };
+
+/**
+ * An upload's analysis following its temp file while it is written (upload-stream.ts): told what landed,
+ * it parses as the bytes come, so that little is left once the last one lands.
+ */
+export type UploadStream = {
+  /** How many bytes are in the temp file now. */
+  written(bytes: number): void;
+  /** The upload is whole: the file's size. The time limit starts now. */
+  end(size: number): void;
+  /** The upload failed: the task stops, and `result` is a fallback nobody needs. */
+  abort(): void;
+  result: Promise<StreamOutcome>;
+};
+
+/**
+ * What came of following an upload: its analysis, or why there is none and the file is to be analysed as
+ * usual ('slow': the bytes came too slowly, 'busy': another model waited for a thread meanwhile,
+ * 'aborted': told to stop, 'failed': the task failed otherwise,
+ * its thread crashed). A model past its time limit or memory cap rejects with AnalysisLimitError instead.
+ */
+export type StreamOutcome =
+  | { kind: 'done'; analysis: UploadAnalysis }
+  | { kind: 'fallback'; reason: 'slow' | 'busy' | 'aborted' | 'failed'; error?: unknown };
 
 /** What an upload's task makes after its answer; each null when it was not made (or not here). */
 export type UploadLater = {
@@ -66,6 +98,12 @@ export type AnalysisPool = {
    * each under the same time limit as the analysis, counted anew from the answer.
    */
   upload(task: AnalyzeTask, client?: string): Promise<UploadAnalysis>;
+  /**
+   * Starts following an STL or OBJ upload as it streams into `task.path`, if a thread is free right now
+   * and nobody is waiting for one (fair-queue.ts); null otherwise: the file is analysed once received.
+   * `expectedSize` is the request's length (at most the upload limit).
+   */
+  stream?(task: AnalyzeTask, client: string, expectedSize: number): UploadStream | null;
   /** Makes the preview or view mesh of a stored model that has none yet, under the same limits. */
   extras(task: ExtrasTask, client?: string): Promise<ExtrasResult>;
   close(): Promise<void>;
@@ -78,6 +116,12 @@ export class AnalysisLimitError extends Error {
 }
 
 export const DEFAULT_ANALYSIS_TIMEOUT_MS = 20_000;
+
+/** A followed upload slower than this (bytes a second, over each tick) gives its thread back. */
+export const STREAM_MIN_BYTES_PER_SECOND = 4 * 1024 * 1024;
+const STREAM_TICK_MS = 100;
+/** The pace is measured over this many ticks. */
+const STREAM_WINDOW_TICKS = 5;
 
 function isOutOfMemory(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
@@ -99,7 +143,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
   const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
   const pool = new Piscina<AnalyzeTask | ExtrasTask, AnalyzeResult | ExtrasResult>({
-    filename: workerFile(import.meta.url),
+    filename: options.workerFile ?? workerFile(import.meta.url),
     minThreads: 0,
     maxThreads,
     // Threads live on for a while after a model, so the next one does not pay for a start-up.
@@ -115,7 +159,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
   /**
    * Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit; `restart`
-   * (given to started) starts the limit anew.
+   * (given to started) starts the limit anew. `held`: a thread taken already (tryAcquire), whose limit
+   * starts only at the first restart (a followed upload's, when its last byte lands or it is given up).
    */
   async function run(
     task: AnalyzeTask | ExtrasTask,
@@ -123,16 +168,17 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     client: string,
     started: (restart: () => void) => void = () => {},
     transferList: TransferList = [],
+    held?: () => void,
   ) {
     let release: () => void;
     try {
-      release = await queue.acquire(client);
+      release = held ?? (await queue.acquire(client));
     } catch (err) {
       if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
       throw err;
     }
     const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timer = held ? undefined : setTimeout(() => controller.abort(), timeoutMs);
     started(() => {
       clearTimeout(timer);
       timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -151,7 +197,11 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   }
 
   /** An upload's task with a port: the answer and the extras arrive through it, the view mesh last. */
-  function upload(task: AnalyzeTask, client: string): Promise<UploadAnalysis> {
+  function upload(
+    task: AnalyzeTask,
+    client: string,
+    held?: { release: () => void; started: (restart: () => void) => void },
+  ): Promise<UploadAnalysis> {
     const { port1, port2 } = new MessageChannel();
     const answer = settable<AnalyzeResult>();
     const coarse = settable<ViewMesh | null>();
@@ -177,7 +227,11 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
       port1.close();
     };
     const transfer = [port2] as unknown as TransferList;
-    const end = run({ ...task, port: port2 }, 'default', client, (r) => (restart = r), transfer).then(
+    const started = (r: () => void) => {
+      restart = r;
+      held?.started(r);
+    };
+    const end = run({ ...task, port: port2 }, 'default', client, started, transfer, held?.release).then(
       (result) => result as unknown as UploadTaskEnd,
     );
     const view = end.then(
@@ -209,6 +263,79 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     }));
   }
 
+  const minRate = options.streamMinBytesPerSecond ?? STREAM_MIN_BYTES_PER_SECOND;
+
+  function stream(task: AnalyzeTask, client: string, expectedSize: number): UploadStream | null {
+    if (task.extension === '3mf') return null; // a ZIP is read from its end: analysed once whole
+    const release = queue.tryAcquire(client);
+    if (!release) return null;
+    const writer = new FollowWriter();
+    // The time limit's start, once the task has one (it is handed over as the task starts).
+    let restartLimit: (() => void) | null = null;
+    let limitWanted = false;
+    const limit = () => {
+      limitWanted = true;
+      restartLimit?.();
+    };
+    let stopped: 'slow' | 'busy' | 'aborted' | null = null;
+    let landed = 0;
+    let checked = 0;
+    const began = performance.now();
+    let ticks = 0;
+    // Looked at every tick: a model waiting for a thread (it goes first: the fair queue decides, and this
+    // upload joins it once received), or, every window, a client too slow or too long in all, and the
+    // thread goes back.
+    const guard = setInterval(() => {
+      if (queue.queued > 0) return stop('busy');
+      if (++ticks % STREAM_WINDOW_TICKS !== 0) return;
+      const tooSlow = landed - checked < (minRate * STREAM_TICK_MS * STREAM_WINDOW_TICKS) / 1000;
+      checked = landed;
+      if (tooSlow || performance.now() - began > timeoutMs) stop('slow');
+    }, STREAM_TICK_MS);
+    guard.unref();
+    function stop(reason: 'slow' | 'busy' | 'aborted') {
+      clearInterval(guard);
+      if (writer.state !== 'streaming') return;
+      stopped = reason;
+      writer.abort();
+      // A worker busy in a chunk sees the word only after it: the time limit bounds that.
+      limit();
+    }
+    const result: Promise<StreamOutcome> = upload(
+      { ...task, follow: { progress: writer.progress.buffer as SharedArrayBuffer, expectedSize } },
+      client,
+      {
+        release,
+        started: (restart) => {
+          restartLimit = restart;
+          if (limitWanted) restart();
+        },
+      },
+    ).then(
+      (analysis): StreamOutcome => ({ kind: 'done', analysis }),
+      (error: unknown): StreamOutcome => {
+        if (stopped) return { kind: 'fallback', reason: stopped };
+        if (error instanceof AnalysisLimitError) throw error;
+        return { kind: 'fallback', reason: 'failed', error };
+      },
+    );
+    result.catch(() => {}); // an upload that failed meanwhile never reads it
+    return {
+      written: (bytes) => {
+        landed = bytes;
+        writer.written(bytes);
+      },
+      end: (size) => {
+        clearInterval(guard);
+        if (writer.state !== 'streaming') return;
+        writer.end(size);
+        limit();
+      },
+      abort: () => stop('aborted'),
+      result,
+    };
+  }
+
   const lazyView = options.viewAfterAnswer === false || process.env.SHOP_BENCH_LAZY_VIEW === '1';
   return {
     analyze: async (task, client = '') => (await run(task, 'default', client)) as AnalyzeResult,
@@ -216,6 +343,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
       lazyView
         ? { answer: (await run(task, 'default', client)) as AnalyzeResult, later: null }
         : upload(task, client),
+    ...(lazyView ? {} : { stream }),
     extras: async (task, client = '') => (await run(task, 'buildExtras', client)) as ExtrasResult,
     close: () => pool.destroy(),
   };

@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import {
   analyse3mf,
   assertEnclosesVolume,
+  CHUNK_BYTES,
   collectFed,
   createMeshAnalyzer,
   createParser,
@@ -13,6 +14,7 @@ import {
   type MeshAnalysis,
   MeshError,
   type MeshErrorCode,
+  type MeshExtension,
   type MeshFormat,
   type ModelExtension,
   previewPng,
@@ -21,9 +23,11 @@ import {
   type ThreeMfModel,
   type TriangleSink,
 } from '../../mesh/index.ts';
+import { HEADER_BYTES, RECORD_BYTES } from '../../mesh/stl-binary.ts';
 import type { WeldedMesh } from '../../mesh/topology.ts';
+import { FollowAborted, FollowReader } from './follow-file.ts';
 import { INLINE_EXTRAS_TRIANGLES } from './inline-extras.ts';
-import { readChunks } from './read-chunks.ts';
+import { readBuffer, readChunks } from './read-chunks.ts';
 import {
   COARSE_VIEW_ABOVE,
   coarseViewMeshOf,
@@ -55,6 +59,13 @@ export type AnalyzeTask = {
    * big model's coarse view and preview; the task's own result is then the view mesh (UploadViewResult).
    */
   port?: MessagePort;
+  /**
+   * An STL or OBJ upload still streaming in: the file is read as it grows, as the main thread tells
+   * through `progress` (follow-file.ts); `expectedSize`, the request's length, presizes the tables until
+   * the real size is known. The answer is the same as from the whole file (its format is checked again
+   * against the real size, and the file read whole if it differs).
+   */
+  follow?: { progress: SharedArrayBuffer; expectedSize: number };
 };
 
 /** What an upload's task posts through its port, in this order ('coarse' and 'preview' only if made). */
@@ -84,8 +95,11 @@ export type AnalyzeResult =
       previewError: string | null;
       view: ViewMesh | null;
       viewError: string | null;
-      /** Where the worker's time went (the upload's Server-Timing header, `npm run bench upload`). */
-      timings: { analysis: number; preview: number; view: number };
+      /**
+       * Where the worker's time went (the upload's Server-Timing header, `npm run bench upload`); a followed
+       * upload's analysis counts from its last byte, `streamed` is the work done while it was arriving.
+       */
+      timings: { analysis: number; preview: number; view: number; streamed?: number };
     }
   | { ok: false; code: MeshErrorCode; message: string };
 
@@ -110,6 +124,16 @@ async function read(fd: number, size: number, extension: ModelExtension, keepMes
   const options = { totalSize: size, keepMesh };
   const analyzer = createMeshAnalyzer(format, { ...options, collectTriangles: INLINE_EXTRAS_TRIANGLES });
   readChunks(fd, size, (chunk) => analyzer.push(chunk));
+  return finishRead(fd, size, format, analyzer, options);
+}
+
+function finishRead(
+  fd: number,
+  size: number,
+  format: MeshFormat,
+  analyzer: ReturnType<typeof createMeshAnalyzer>,
+  options: { totalSize: number; keepMesh: boolean },
+): Read {
   let analysis = analyzer.finish();
   let mesh = analyzer.weldedMesh();
   if (analyzer.needsSecondPass()) {
@@ -122,6 +146,79 @@ async function read(fd: number, size: number, extension: ModelExtension, keepMes
     mesh = again.weldedMesh();
   }
   return { analysis, triangles: analyzer.previewTriangles(), feed: chunkFeed(fd, size, format), mesh };
+}
+
+/** Room for the form around the file in a multipart body (its headers, a few small fields). */
+const MULTIPART_SLACK = 16 * 1024;
+
+/**
+ * The file's size as far as it can be told before it has all arrived: a binary STL's own count when the
+ * request's length agrees with it, else that length (an upper bound).
+ */
+function sizeGuess(head: Uint8Array, extension: ModelExtension, upper: number): number {
+  if (extension === 'stl' && head.length >= HEADER_BYTES) {
+    const declared = new DataView(head.buffer, head.byteOffset, HEADER_BYTES).getUint32(80, true);
+    const expected = HEADER_BYTES + RECORD_BYTES * declared;
+    if (expected <= upper && upper - expected <= MULTIPART_SLACK) return expected;
+  }
+  return upper;
+}
+
+function detectOrNull(head: Uint8Array, size: number, extension: MeshExtension): MeshFormat | null {
+  try {
+    return detectFormat(head, size, extension);
+  } catch (err) {
+    if (err instanceof MeshError) return null;
+    throw err;
+  }
+}
+
+/**
+ * An STL or OBJ upload read while it streams in, in the same 1 MiB chunks as readChunks, so that little is
+ * left to do once its last byte lands. Its format is told from its first bytes and the expected size, and
+ * told again from the real size at the end: if the two differ (or the first could not be told) the file is
+ * read whole, as without following. A model found invalid half-way is refused once the upload has ended.
+ */
+async function followRead(
+  fd: number,
+  task: AnalyzeTask,
+  follow: FollowReader,
+  keepMesh: boolean,
+): Promise<Read> {
+  const extension = task.extension;
+  if (extension === '3mf') return read(fd, follow.waitForEnd(), extension, keepMesh);
+  let available = follow.waitFor(DETECT_BYTES);
+  const head = new Uint8Array(Math.min(DETECT_BYTES, available));
+  fs.readSync(fd, head, 0, head.length, 0);
+  const guess = follow.ended ? available : sizeGuess(head, extension, task.follow!.expectedSize);
+  const format = detectOrNull(head, Math.max(guess, head.length), extension);
+  if (!format) return read(fd, follow.waitForEnd(), extension, keepMesh);
+  const options = { totalSize: guess, keepMesh };
+  const analyzer = createMeshAnalyzer(format, { ...options, collectTriangles: INLINE_EXTRAS_TRIANGLES });
+  const buffer = readBuffer(CHUNK_BYTES);
+  let position = 0;
+  let failure: MeshError | null = null;
+  while (!failure) {
+    available = follow.waitFor(position + CHUNK_BYTES);
+    const ended = follow.ended;
+    while (position < available && (ended || available - position >= CHUNK_BYTES)) {
+      const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, available - position), position);
+      if (n === 0) throw new Error('The upload file is shorter than told.');
+      position += n;
+      try {
+        analyzer.push(buffer.subarray(0, n));
+      } catch (err) {
+        if (!(err instanceof MeshError)) throw err;
+        failure = err;
+        break;
+      }
+    }
+    if (ended) break;
+  }
+  const size = follow.waitForEnd();
+  if (detectOrNull(head, size, extension) !== format) return read(fd, size, extension, keepMesh);
+  if (failure) throw failure;
+  return finishRead(fd, size, format, analyzer, { totalSize: size, keepMesh });
 }
 
 /** Reads an STL or OBJ file again, chunk by chunk, into a sink. */
@@ -258,19 +355,34 @@ class Port {
 export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeResult | UploadTaskEnd> {
   if (!task.port) return analyse(task, null) as Promise<AnalyzeResult>;
   const port = new Port(task.port);
-  const view = await analyse(task, port);
-  return { posted: port.posted, view: view as UploadViewResult };
+  try {
+    const view = await analyse(task, port);
+    return { posted: port.posted, view: view as UploadViewResult };
+  } catch (err) {
+    // Given up by the main thread: it reads the file itself, or the upload failed. Nothing was posted.
+    if (err instanceof FollowAborted) return { posted: port.posted, view: null };
+    throw err;
+  }
 }
 
 async function analyse(task: AnalyzeTask, port: Port | null): Promise<AnalyzeResult | UploadViewResult> {
+  const follow = task.follow && task.extension !== '3mf' ? new FollowReader(task.follow.progress) : null;
+  // A followed file exists once its first byte is told (or the upload ended empty).
+  follow?.waitFor(1);
   const fd = fs.openSync(task.path, 'r');
   let model: Read;
   let answer: AnalyzeResult;
   try {
-    const size = fs.fstatSync(fd).size;
-    const started = performance.now();
+    let started = performance.now();
+    let streamed: number | undefined;
     try {
-      model = await read(fd, size, task.extension, port !== null);
+      if (follow) {
+        const began = started;
+        model = await followRead(fd, task, follow, port !== null);
+        // The customer waits only for what is left after the last byte.
+        started = Math.max(began, follow.endSeenAt ?? began);
+        streamed = started - began - follow.waitedMs;
+      } else model = await read(fd, fs.fstatSync(fd).size, task.extension, port !== null);
       // A lone triangle or a flat sheet parses fine but encloses nothing: there is no solid to print. A tiny
       // closed model is accepted: its card shows its size and offers the one-click scale from inches.
       assertEnclosesVolume(model.analysis);
@@ -291,6 +403,7 @@ async function analyse(task: AnalyzeTask, port: Port | null): Promise<AnalyzeRes
       analysis: analysed - started,
       preview: previewed - analysed,
       view: performance.now() - previewed,
+      ...(streamed === undefined ? {} : { streamed: Math.max(0, streamed) }),
     };
     answer = { ok: true, analysis: model.analysis, ...pictured, ...viewed, timings };
     if (!port) return answer;

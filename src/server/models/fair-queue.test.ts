@@ -50,4 +50,29 @@ describe('FairQueue', () => {
     again(); // a second release is ignored
     expect(q.queued).toBe(0);
   });
+
+  it('tryAcquire: a thread only when one is free and nobody waits; it counts like any other', async () => {
+    const q = new FairQueue(2, 100);
+    const first = q.tryAcquire('a');
+    expect(first).toBeTypeOf('function');
+    const second = q.tryAcquire('b');
+    expect(second).toBeTypeOf('function');
+    // Both threads taken: none now, and a waiting model is not overtaken.
+    expect(q.tryAcquire('c')).toBeNull();
+    let waited = false;
+    const waiting = q.acquire('d').then((release) => {
+      waited = true;
+      return release;
+    });
+    expect(q.queued).toBe(1);
+    first!();
+    await tick();
+    expect(waited).toBe(true);
+    expect(q.tryAcquire('c')).toBeNull();
+    second!();
+    (await waiting)();
+    const again = q.tryAcquire('c');
+    expect(again).toBeTypeOf('function');
+    again!();
+  });
 });

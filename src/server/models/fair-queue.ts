@@ -47,6 +47,14 @@ export class FairQueue {
     });
   }
 
+  /**
+   * A thread for `client` now, or null when none is free or anyone is waiting: an upload's analysis that
+   * follows the file as it streams in takes a thread only this way, never ahead of a waiting model.
+   */
+  tryAcquire(client: string): (() => void) | null {
+    return this.active < this.slots && this.waitingCount === 0 ? this.take(client) : null;
+  }
+
   private take(client: string): () => void {
     this.active++;
     this.lastServed.set(client, ++this.served);

@@ -10,6 +10,7 @@ import { HttpError } from '../plugins/error-handler.ts';
 import { streamToFile } from '../storage/stream-to-file.ts';
 import { isNoSpaceError } from './disk-space.ts';
 import { checkUploadName, type ModelExtension } from './file-name.ts';
+import { FollowedAnalysis, type StartFollow } from './upload-stream.ts';
 
 // Streams the one file of a multipart upload to a temp file, hashing it on the way. Nothing is kept when
 // the name is wrong, the file is larger than 64 MiB (docs/security.md 23, 24) or the disk fills up (507, see
@@ -36,6 +37,8 @@ export type ReceivedUpload = {
   sizeBytes: number;
   /** SHA-256, hex. */
   contentHash: string;
+  /** The analysis that followed the file as it streamed in, when one did (upload-stream.ts). */
+  followed?: FollowedAnalysis;
 };
 
 /** How the caller watches the disk while the file streams in. */
@@ -71,6 +74,7 @@ export async function receiveUpload(
   req: FastifyRequest,
   tmpDir: string,
   space?: ReceiveSpaceCheck,
+  startFollow?: StartFollow,
 ): Promise<ReceivedUpload> {
   if (!req.isMultipart()) {
     throw new HttpError(415, `Send the model as multipart/form-data in the field "${UPLOAD_FIELD}".`);
@@ -123,9 +127,13 @@ export async function receiveUpload(
     measure.destroy(err as Error);
   });
   part.file.pipe(measure);
+  // Started only once the name is accepted: the worker reads the file as each write lands.
+  const follow = startFollow?.({ tempPath, extension: name.extension }) ?? null;
+  const onWritten = follow ? (bytes: number) => follow.written(bytes) : undefined;
   try {
-    await streamToFile(measure, tempPath, { exclusive: true }); // removed again if it fails
+    await streamToFile(measure, tempPath, { exclusive: true, ...(onWritten ? { onWritten } : {}) }); // removed again if it fails
   } catch (err) {
+    follow?.abort();
     part.file.unpipe(measure);
     if (!requestBroken) await drain(part);
     if (err instanceof HttpError) throw err;
@@ -136,8 +144,11 @@ export async function receiveUpload(
     throw new HttpError(400, INTERRUPTED);
   }
   if (part.file.truncated || sizeBytes > MAX_UPLOAD_BYTES) {
+    follow?.abort();
     await fsp.rm(tempPath, { force: true });
     throw new HttpError(413, TOO_LARGE);
   }
-  return { tempPath, ...name, sizeBytes, contentHash: hash.digest('hex') };
+  follow?.end(sizeBytes);
+  const received = { tempPath, ...name, sizeBytes, contentHash: hash.digest('hex') };
+  return follow ? { ...received, followed: new FollowedAnalysis(follow.result) } : received;
 }

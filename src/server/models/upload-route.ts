@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API } from '../../shared/api.ts';
 import { MAX_UPLOAD_BYTES } from '../../shared/catalog.ts';
+import { STORED_PREVIEW_COLOR } from '../../shared/preview-color.ts';
 import type { Model } from '../db/schema.ts';
 import { clientBucket } from '../http/client-key.ts';
 import { methodNotAllowed, rateLimit } from '../http/route-helpers.ts';
@@ -15,6 +16,8 @@ import type { ModelsDeps } from './plugin-deps.ts';
 import { checkIpQuota, checkQuota } from './quota.ts';
 import { type ReceiveSpaceCheck, receiveUpload } from './receive-upload.ts';
 import { createModelFromUpload } from './upload-service.ts';
+import { FOLLOW_MIN_BYTES, type StartFollow } from './upload-stream.ts';
+import type { WarningOptions } from './warnings.ts';
 
 // POST /api/uploads: one .stl/.obj/.3mf in the multipart field `file`, logged in or not -> 201 modelPayload.
 // Refused before the file is read when over a quota (per owner, per client address) or the disk is low.
@@ -53,15 +56,28 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       received: (soFar) => disk.check(Math.max(0, expected - soFar), req.log),
       noSpace: () => disk.refuse(req.log, { during: 'receive' }),
     };
+    // A big STL or OBJ is analysed as it streams in when a thread is free now (analysis-pool.ts stream()).
+    const stream = deps.pool.stream;
+    // Only with a declared length: it presizes the reader's tables until the file's own size is known.
+    const declared = req.headers['content-length'] !== undefined;
+    const follow: StartFollow | undefined =
+      stream && declared && expected >= FOLLOW_MIN_BYTES
+        ? ({ tempPath, extension }) =>
+            stream({ path: tempPath, extension, color: STORED_PREVIEW_COLOR }, source.client, expected)
+        : undefined;
     const receiving = performance.now();
-    const upload = await receiveUpload(req, deps.tmpDir, space);
+    const upload = await receiveUpload(req, deps.tmpDir, space, follow);
     // Where the time went, for the browser's network panel and `npm run bench upload`.
     const timings: string[] = [`receive;dur=${(performance.now() - receiving).toFixed(1)}`];
     const timing = (stage: string, ms: number) => timings.push(`${stage};dur=${ms.toFixed(1)}`);
     let model: Model;
+    let settings: Promise<[Awaited<ReturnType<typeof loadPricingSettings>>, WarningOptions]>;
     try {
       await checkQuota(ctx.db, owner, ctx.now(), deps.quota, upload.sizeBytes);
       await checkIpQuota(ctx.db, source.ipHash, ctx.now(), deps.ipQuota, upload.sizeBytes);
+      // Read while the analysis finishes: the answer needs them right after.
+      settings = Promise.all([loadPricingSettings(ctx.db), deps.warnings()]);
+      settings.catch(() => {}); // a failed upload never reads them
       model = await createModelFromUpload(
         {
           db: ctx.db,
@@ -82,13 +98,16 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       if (isNoSpaceError(err)) throw disk.refuse(req.log, { during: 'store' });
       throw err;
     } finally {
+      // Unused when refused or answered from the dedupe: its task makes nothing more.
+      upload.followed?.discard();
       // Before answering: once the client hears back, no temp file is left.
       await fsp.rm(upload.tempPath, { force: true });
     }
     // A big model's preview and view mesh are made after this answer, in the uploader's share of the
     // analysis threads.
     scheduleExtras(deps, model, source.client, req.log);
-    const payload = toModelPayload(model, await loadPricingSettings(ctx.db), await deps.warnings());
+    const [pricing, warnings] = await settings;
+    const payload = toModelPayload(model, pricing, warnings);
     return reply
       .code(201)
       .header('cache-control', 'no-store')

@@ -4,7 +4,12 @@ import type { Db } from '../db/client.ts';
 import type { Model } from '../db/schema.ts';
 import { HttpError } from '../plugins/error-handler.ts';
 import { type FileStore, newStorageKey } from '../storage/file-store.ts';
-import { AnalysisLimitError, type AnalysisPool, type UploadLater } from './analysis-pool.ts';
+import {
+  AnalysisLimitError,
+  type AnalysisPool,
+  type UploadAnalysis,
+  type UploadLater,
+} from './analysis-pool.ts';
 import type { AnalyzeResult } from './analyze-worker.ts';
 import { followUpload } from './extras-service.ts';
 import { newModelId } from './ids.ts';
@@ -44,7 +49,8 @@ export type UploadDeps = {
   beforeReuse?: (row: Model) => Promise<void>;
 };
 
-export type UploadStage = 'queue' | 'analysis' | 'preview' | 'view' | 'store' | 'db';
+/** 'streamed': the analysis' work done while the upload was still arriving (upload-stream.ts). */
+export type UploadStage = 'streamed' | 'queue' | 'analysis' | 'preview' | 'view' | 'store' | 'db';
 
 /** Who sent the upload, for the per-IP quota (upload-ip.ts); null when unknown. */
 export type UploadSource = {
@@ -59,6 +65,29 @@ export const LIMIT_MESSAGES = {
   busy: 'We are analysing many models right now. Please try again in a minute.',
 } as const;
 
+/**
+ * The analysis that followed the upload as it streamed in, if there was one and it came to an answer; else
+ * the file's, from the pool as usual (a slow client's, one given up, or one whose thread failed).
+ */
+async function followedOrAnalysed(
+  deps: UploadDeps,
+  upload: ReceivedUpload,
+  client: string,
+): Promise<UploadAnalysis> {
+  const outcome = await upload.followed?.take();
+  if (outcome?.kind === 'done') return outcome.analysis;
+  if (outcome?.reason === 'failed') {
+    deps.log.warn(
+      { err: outcome.error },
+      'the analysis following an upload failed: reading the file instead',
+    );
+  }
+  return deps.pool.upload(
+    { path: upload.tempPath, extension: upload.extension, color: STORED_PREVIEW_COLOR },
+    client,
+  );
+}
+
 async function analyse(
   deps: UploadDeps,
   upload: ReceivedUpload,
@@ -68,10 +97,7 @@ async function analyse(
   let later: UploadLater | null;
   const asked = performance.now();
   try {
-    ({ answer: result, later } = await deps.pool.upload(
-      { path: upload.tempPath, extension: upload.extension, color: STORED_PREVIEW_COLOR },
-      client,
-    ));
+    ({ answer: result, later } = await followedOrAnalysed(deps, upload, client));
   } catch (err) {
     if (err instanceof AnalysisLimitError) {
       if (err.reason === 'busy') throw new HttpError(503, LIMIT_MESSAGES.busy, { 'retry-after': '30' });
@@ -81,8 +107,9 @@ async function analyse(
     throw new HttpError(422, 'This model could not be read.');
   }
   if (!result.ok) throw new HttpError(422, result.message);
-  const { analysis, preview, view } = result.timings;
-  deps.timing?.('queue', performance.now() - asked - analysis - preview - view);
+  const { analysis, preview, view, streamed } = result.timings;
+  if (streamed !== undefined) deps.timing?.('streamed', streamed);
+  deps.timing?.('queue', Math.max(0, performance.now() - asked - analysis - preview - view));
   deps.timing?.('analysis', analysis);
   deps.timing?.('preview', preview);
   deps.timing?.('view', view);

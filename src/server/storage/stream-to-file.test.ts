@@ -66,4 +66,34 @@ describe('streamToFile', () => {
     await streamToFile(source(['second']), file);
     expect(fs.readFileSync(file, 'utf8')).toBe('second');
   });
+
+  it('onWritten: tells the bytes in the file after each write, each already readable there', async () => {
+    const file = path.join(dir, 'counted');
+    const chunks = Array.from({ length: 40 }, (_, i) => `${String(i).padStart(4, '0')}`.repeat(4096));
+    const told: number[] = [];
+    const onDisk: number[] = [];
+    await streamToFile(source(chunks), file, {
+      onWritten: (bytes) => {
+        told.push(bytes);
+        onDisk.push(fs.statSync(file).size);
+      },
+    });
+    const total = chunks.join('').length;
+    expect(fs.readFileSync(file, 'utf8')).toBe(chunks.join(''));
+    expect(told.at(-1)).toBe(total);
+    expect(told).toEqual([...told].sort((a, b) => a - b));
+    for (let k = 0; k < told.length; k++) expect(onDisk[k]).toBeGreaterThanOrEqual(told[k]!);
+  });
+
+  it('onWritten: a stream that fails halfway still leaves no file', async () => {
+    const file = path.join(dir, 'counted-cut');
+    const told: number[] = [];
+    await expect(
+      streamToFile(source(['x'.repeat(70_000), 'y'.repeat(70_000)], new Error('cut off')), file, {
+        onWritten: (bytes) => told.push(bytes),
+      }),
+    ).rejects.toThrow('cut off');
+    expect(fs.existsSync(file)).toBe(false);
+    expect(told.every((b) => b <= 140_000)).toBe(true);
+  });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -7,7 +8,64 @@ import { pipeline } from 'node:stream/promises';
 // request cut off) could make the pipeline reject, and the caller remove the file, before that open had
 // created it, leaving an empty file behind until the cleanup job found it stale. Here the file is open before a byte is piped.
 
-export async function streamToFile(source: Readable, file: string, opts: { exclusive?: boolean } = {}) {
+export type StreamToFileOptions = {
+  exclusive?: boolean;
+  /**
+   * Told how many bytes are in the file after each write lands (an upload's analysis reads the file as it
+   * grows, see upload-stream.ts).
+   */
+  onWritten?: (bytesSoFar: number) => void;
+};
+
+/** The write stream over an open handle; with onWritten, one that counts each landed write. */
+function writeStream(handle: fsp.FileHandle, file: string, onWritten?: (bytes: number) => void) {
+  if (!onWritten) return handle.createWriteStream();
+  let total = 0;
+  const landed = (n: number) => {
+    total += n;
+    onWritten(total);
+  };
+  // The stream's own write functions, wrapped: Node's WriteStream takes them as its `fs` option.
+  const counting = {
+    open: fs.open,
+    write(
+      fd: number,
+      buffer: Buffer,
+      offset: number,
+      length: number,
+      position: number | null,
+      done: (err: NodeJS.ErrnoException | null, written: number, buffer: Buffer) => void,
+    ) {
+      fs.write(fd, buffer, offset, length, position, (err, written, buf) => {
+        if (!err) landed(written);
+        done(err, written, buf);
+      });
+    },
+    writev(
+      fd: number,
+      buffers: NodeJS.ArrayBufferView[],
+      position: number | null,
+      done: (err: NodeJS.ErrnoException | null, written: number, buffers: NodeJS.ArrayBufferView[]) => void,
+    ) {
+      fs.writev(fd, buffers, position, (err, written, bufs) => {
+        if (!err) landed(written);
+        done(err, written, bufs);
+      });
+    },
+    // The handle owns the descriptor: it closes it.
+    close(_fd: number, done: (err: NodeJS.ErrnoException | null) => void) {
+      handle.close().then(
+        () => done(null),
+        (err: NodeJS.ErrnoException) => done(err),
+      );
+    },
+  };
+  return fs.createWriteStream(file, { fd: handle.fd, fs: counting } as Parameters<
+    typeof fs.createWriteStream
+  >[1]);
+}
+
+export async function streamToFile(source: Readable, file: string, opts: StreamToFileOptions = {}) {
   // The source may fail while the file opens (a request cut off meanwhile): its error must wait for the
   // pipeline below, which reports a stream that failed already, instead of being thrown as uncaught.
   const hold = () => {};
@@ -21,7 +79,7 @@ export async function streamToFile(source: Readable, file: string, opts: { exclu
   } finally {
     source.off('error', hold);
   }
-  const out = handle.createWriteStream();
+  const out = writeStream(handle, file, opts.onWritten);
   try {
     await pipeline(source, out);
   } catch (err) {

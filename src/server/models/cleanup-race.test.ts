@@ -110,7 +110,7 @@ describe('cleanup racing a re-upload of the same bytes', () => {
     pause.open();
 
     // The copy went; the touched row, and the file it shares, stay.
-    expect(await run).toEqual({ models: 1, files: 0, tempFiles: 0 });
+    expect(await run).toEqual({ models: 1, files: 0, tempFiles: 0, orphanFiles: 0 });
     expect(await findModel(database.db, oldCopy.id)).toBeUndefined();
     await expectServable(again);
   });
@@ -132,7 +132,7 @@ describe('cleanup racing a re-upload of the same bytes', () => {
       found.open();
       const model = await uploading;
       unused.open();
-      expect(await run).toEqual({ models: 1, files: 2, tempFiles: 0 });
+      expect(await run).toEqual({ models: 1, files: 2, tempFiles: 0, orphanFiles: 0 });
 
       expect(await store.exists(old.storageKey)).toBe(false);
       expect(model.id).not.toBe(old.id);
@@ -147,7 +147,7 @@ describe('cleanup racing a re-upload of the same bytes', () => {
       const found = gate();
       const uploading = upload(alice, found.wait, fileName);
       await found.reached;
-      expect(await cleanup()).toEqual({ models: 1, files: 2, tempFiles: 0 });
+      expect(await cleanup()).toEqual({ models: 1, files: 2, tempFiles: 0, orphanFiles: 0 });
       found.open();
       const model = await uploading;
       expect(model.storageKey).not.toBe(old.storageKey);
@@ -197,7 +197,7 @@ describe('the same race with real concurrency (PostgreSQL only)', onPostgres, ()
       const run = cleanup();
       await untilWaitingForLock();
       await client.query('commit');
-      expect(await run).toEqual({ models: 0, files: 0, tempFiles: 0 });
+      expect(await run).toEqual({ models: 0, files: 0, tempFiles: 0, orphanFiles: 0 });
     } finally {
       client.release();
     }

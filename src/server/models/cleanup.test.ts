@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStorageKey } from '../storage/file-store.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
 import { buildTestApp, type TestApp } from '../testing/test-app.ts';
 import { cleanupExpiredModels } from './cleanup.ts';
@@ -54,10 +55,10 @@ describe('cleanupExpiredModels', () => {
     // The same browser, the same bytes under another name: a new model sharing the file (files are shared
     // within one owner only).
     const late = await upload('shared-again.stl', shared, cookieFrom(first));
-    expect(await run()).toEqual({ models: 0, files: 0, tempFiles: 0 });
+    expect(await run()).toEqual({ models: 0, files: 0, tempFiles: 0, orphanFiles: 0 });
 
     t.advance(2 * HOUR);
-    expect(await run()).toEqual({ models: 2, files: 3, tempFiles: 0 });
+    expect(await run()).toEqual({ models: 2, files: 3, tempFiles: 0, orphanFiles: 0 });
     expect(await findModel(t.database.db, lonely)).toBeUndefined();
     expect(await findModel(t.database.db, early)).toBeUndefined();
     expect(await findModel(t.database.db, ordered)).toBeDefined();
@@ -66,7 +67,7 @@ describe('cleanupExpiredModels', () => {
     expect(filesIn(filesDir)).toHaveLength(6);
 
     t.advance(RETENTION);
-    expect(await run()).toEqual({ models: 1, files: 3, tempFiles: 0 });
+    expect(await run()).toEqual({ models: 1, files: 3, tempFiles: 0, orphanFiles: 0 });
     expect(await findModel(t.database.db, ordered)).toBeDefined();
     expect(filesIn(filesDir)).toHaveLength(3);
     // The ordered model is still served to its buyer.
@@ -75,6 +76,29 @@ describe('cleanupExpiredModels', () => {
       headers: { cookie: buyer.cookie },
     });
     expect(file.statusCode).toBe(200);
+  });
+
+  it('removes stored files no row names once older than an upload takes (a process killed between the file and its row)', async () => {
+    const filesDir = path.join(t.dataDir, 'files');
+    const kept = await upload('kept.stl', boxStl(12, 12, 12));
+    const model = await findModel(t.database.db, kept);
+    fs.mkdirSync(filesDir, { recursive: true });
+    const orphan = path.join(filesDir, newStorageKey('f'));
+    const fresh = path.join(filesDir, newStorageKey('f'));
+    const notAKey = path.join(filesDir, '.put-in-progress');
+    for (const file of [orphan, fresh, notAKey]) fs.writeFileSync(file, 'x');
+    const old = (now().getTime() - 2 * HOUR) / 1000;
+    const recent = now().getTime() / 1000;
+    for (const file of [orphan, notAKey, path.join(filesDir, model!.storageKey)])
+      fs.utimesSync(file, old, old);
+    fs.utimesSync(fresh, recent, recent);
+    expect((await run()).orphanFiles).toBe(1);
+    expect(fs.existsSync(orphan)).toBe(false);
+    // An upload may be between its file and its row: a fresh file stays; so do the model's and what is not ours.
+    expect(fs.existsSync(fresh)).toBe(true);
+    expect(fs.existsSync(notAKey)).toBe(true);
+    expect(fs.existsSync(path.join(filesDir, model!.storageKey))).toBe(true);
+    for (const file of [fresh, notAKey]) fs.rmSync(file);
   });
 
   it('removes temp files left by interrupted uploads, not fresh ones', async () => {

@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, inArray, isNotNull, lt, notExists, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, notExists, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { models, orderItems } from '../db/schema.ts';
@@ -10,7 +10,9 @@ import { QUOTA_WINDOW_MS } from './quota.ts';
 
 // Uploads are kept for the retention (the shop setting over config.uploadRetentionMs) unless ordered: a job removes older models that no order
 // holds, their stored files once no other row shares them, and temp files left by interrupted uploads.
-// It also forgets the hashed client address of uploads older than the per-IP quota's day.
+// It also forgets the hashed client address of uploads older than the per-IP quota's day, and removes stored
+// files that no row names and that are older than an upload takes: a process killed between storing a
+// file and writing its row (SIGKILL, the OOM killer) leaves one behind, never served or counted.
 //
 // Racing an upload of the same bytes (upload-service.ts) is safe:
 // - The DELETE itself re-checks age and orders on each row (PostgreSQL re-evaluates a row's own conditions
@@ -34,7 +36,7 @@ export type CleanupDeps = {
   beforeFileDelete?: (key: string) => Promise<void>;
 };
 
-export type CleanupResult = { models: number; files: number; tempFiles: number };
+export type CleanupResult = { models: number; files: number; tempFiles: number; orphanFiles: number };
 
 const BATCH = 500;
 const DEFAULT_TEMP_MAX_AGE_MS = 3600_000;
@@ -98,7 +100,7 @@ export async function cleanupExpiredModels(deps: CleanupDeps): Promise<CleanupRe
   const now = deps.now().getTime();
   const retentionMs = typeof deps.retentionMs === 'number' ? deps.retentionMs : await deps.retentionMs();
   const cutoff = new Date(now - retentionMs);
-  const result: CleanupResult = { models: 0, files: 0, tempFiles: 0 };
+  const result: CleanupResult = { models: 0, files: 0, tempFiles: 0, orphanFiles: 0 };
   for (;;) {
     const ids = await findExpired(deps.db, cutoff);
     if (ids.length === 0) break;
@@ -115,11 +117,47 @@ export async function cleanupExpiredModels(deps: CleanupDeps): Promise<CleanupRe
     }
   }
   await forgetUploadIps(deps.db, new Date(now - QUOTA_WINDOW_MS));
-  result.tempFiles = await removeStaleTempFiles(
-    deps.tmpDir,
-    now - (deps.tempMaxAgeMs ?? DEFAULT_TEMP_MAX_AGE_MS),
-  );
+  const stale = now - (deps.tempMaxAgeMs ?? DEFAULT_TEMP_MAX_AGE_MS);
+  result.tempFiles = await removeStaleTempFiles(deps.tmpDir, stale);
+  result.orphanFiles = await removeOrphanFiles(deps, stale);
   return result;
+}
+
+/**
+ * Stored files older than `before` that no row names. The age is what makes this safe against an upload
+ * in progress (it stores its file moments before its row); a key that is unused once stays unused (see
+ * above), and each is checked again just before it goes.
+ */
+async function removeOrphanFiles(deps: CleanupDeps, before: number): Promise<number> {
+  if (!deps.store.list) return 0;
+  let removed = 0;
+  let batch: string[] = [];
+  const sweep = async () => {
+    const used = await deps.db
+      .select({ a: models.storageKey, b: models.previewKey, c: models.viewKey })
+      .from(models)
+      .where(
+        or(
+          inArray(models.storageKey, batch),
+          inArray(models.previewKey, batch),
+          inArray(models.viewKey, batch),
+        ),
+      );
+    const named = new Set(used.flatMap((r) => [r.a, r.b, r.c]));
+    for (const key of batch) {
+      if (named.has(key) || (await isKeyInUse(deps.db, key))) continue;
+      await deps.store.delete(key);
+      removed++;
+    }
+    batch = [];
+  };
+  for await (const { key, modified } of deps.store.list()) {
+    if (modified.getTime() >= before) continue;
+    batch.push(key);
+    if (batch.length >= BATCH) await sweep();
+  }
+  if (batch.length > 0) await sweep();
+  return removed;
 }
 
 export type CleanupJob = { stop(): void };
@@ -132,7 +170,7 @@ export function startCleanupJob(deps: CleanupDeps, intervalMs: number, log: Fast
     running = true;
     try {
       const r = await cleanupExpiredModels(deps);
-      if (r.models + r.files + r.tempFiles > 0) log.info(r, 'removed expired uploads');
+      if (r.models + r.files + r.tempFiles + r.orphanFiles > 0) log.info(r, 'removed expired uploads');
     } catch (err) {
       log.error({ err }, 'upload cleanup failed');
     } finally {

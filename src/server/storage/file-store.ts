@@ -17,6 +17,11 @@ export interface FileStore {
   /** Removes a key; a missing one is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Every key with when it was written, for the cleanup's sweep of files no row names (left by a process
+   * killed between storing a file and writing its row). Stores without it are not swept.
+   */
+  list?(): AsyncIterable<{ key: string; modified: Date }>;
 }
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{7,127}$/;

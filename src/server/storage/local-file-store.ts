@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Dir } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -73,6 +74,20 @@ export class LocalFileStore implements FileStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+    let dir: Dir;
+    try {
+      dir = await fsp.opendir(this.dir);
+    } catch {
+      return; // nothing stored yet
+    }
+    for await (const entry of dir) {
+      if (!entry.isFile() || !isStorageKey(entry.name)) continue; // a put's temporary name, or not ours
+      const stat = await fsp.stat(path.join(this.dir, entry.name)).catch(() => null);
+      if (stat) yield { key: entry.name, modified: stat.mtime };
     }
   }
 }

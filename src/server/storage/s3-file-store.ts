@@ -5,6 +5,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
@@ -108,6 +109,21 @@ export class S3FileStore implements FileStore {
       if (isMissing(err)) return false;
       throw err;
     }
+  }
+
+  async *list(): AsyncIterable<{ key: string; modified: Date }> {
+    const { bucket, prefix } = this.settings;
+    let token: string | undefined;
+    do {
+      const page = await this.s3.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice(prefix.length) ?? '';
+        if (isStorageKey(key) && object.LastModified) yield { key, modified: object.LastModified };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   close(): void {

@@ -67,4 +67,23 @@ export function fileStoreContract(store: () => FileStore): void {
     await expect(s.put(key, { stream: failing })).rejects.toThrow('connection lost');
     expect(await s.exists(key)).toBe(false);
   });
+
+  it('lists every key it holds with when it was written, and no longer a deleted one', async () => {
+    const s = store();
+    const started = Date.now() - 60_000; // clocks of a store and of this process differ a little
+    const keys = [newStorageKey('f'), newStorageKey('p')];
+    for (const key of keys) await s.put(key, { bytes: new Uint8Array([1, 2, 3]) });
+    const listed = new Map<string, Date>();
+    for await (const { key, modified } of s.list!()) listed.set(key, modified);
+    for (const key of keys) {
+      expect(listed.get(key)?.getTime()).toBeGreaterThan(started);
+      expect(listed.get(key)!.getTime()).toBeLessThan(Date.now() + 60_000);
+    }
+    for (const key of listed.keys()) expect(isStorageKey(key)).toBe(true);
+    await s.delete(keys[0]!);
+    const after: string[] = [];
+    for await (const { key } of s.list!()) after.push(key);
+    expect(after).not.toContain(keys[0]);
+    expect(after).toContain(keys[1]);
+  });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import type { MessagePort } from 'node:worker_threads';
+import os from 'node:os';
+import { isMainThread, type MessagePort } from 'node:worker_threads';
 import {
   analyse3mf,
   assertEnclosesVolume,
@@ -47,6 +48,19 @@ import {
 // 3MF): its coarse view first (posted), its preview (posted), then its view mesh, the task's result. The
 // file is not read again. Without a port (the old path) a big model's extras are made later, reading the
 // file again (buildExtras). The event loop of the server never parses a model.
+
+// Analysis is throughput work; answering requests is latency work. On a busy machine (ten big uploads on two
+// cores) the scheduler should prefer the event loop, so each analysis thread lowers its own priority: on
+// Linux setpriority(0) applies to the calling thread only. SHOP_WORKER_NICE=0 keeps the old behaviour (the
+// load bench's baseline); where lowering is refused, nothing changes.
+export const WORKER_NICE = Number(process.env.SHOP_WORKER_NICE ?? 10);
+if (!isMainThread && WORKER_NICE > 0) {
+  try {
+    os.setPriority(0, WORKER_NICE);
+  } catch {
+    // Not permitted here (a container without the capability, another OS): run at normal priority.
+  }
+}
 
 export type AnalyzeTask = {
   path: string;
@@ -187,10 +201,11 @@ async function followRead(
 ): Promise<Read> {
   const extension = task.extension;
   if (extension === '3mf') return read(fd, follow.waitForEnd(), extension, keepMesh);
+  const endedFirst = follow.ended; // before `available`, as below: a true one makes `available` the size
   let available = follow.waitFor(DETECT_BYTES);
   const head = new Uint8Array(Math.min(DETECT_BYTES, available));
   fs.readSync(fd, head, 0, head.length, 0);
-  const guess = follow.ended ? available : sizeGuess(head, extension, task.follow!.expectedSize);
+  const guess = endedFirst ? available : sizeGuess(head, extension, task.follow!.expectedSize);
   const format = detectOrNull(head, Math.max(guess, head.length), extension);
   if (!format) return read(fd, follow.waitForEnd(), extension, keepMesh);
   const options = { totalSize: guess, keepMesh };
@@ -199,8 +214,11 @@ async function followRead(
   let position = 0;
   let failure: MeshError | null = null;
   while (!failure) {
-    available = follow.waitFor(position + CHUNK_BYTES);
+    // `ended` first: the writer stores the final size before it marks the end, so what `available` says
+    // after a true `ended` is everything. Read the other way round, an end landing between the two reads
+    // would stop the loop short of the file's tail.
     const ended = follow.ended;
+    available = follow.waitFor(position + CHUNK_BYTES);
     while (position < available && (ended || available - position >= CHUNK_BYTES)) {
       const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, available - position), position);
       if (n === 0) throw new Error('The upload file is shorter than told.');

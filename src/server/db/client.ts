@@ -76,13 +76,17 @@ const UNAVAILABLE_MESSAGES =
  * cannot be reached right now, rather than that a query was wrong: the answer is then 503, not 500.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  return unavailableCause(err) !== null;
+}
+
+/** The error in `err`'s cause chain that says so (pg's or the socket's own: never a wrapper's query text). */
+export function unavailableCause(err: unknown): Error | null {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code)))
-      return true;
-    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) return e;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return e;
   }
-  return false;
+  return null;
 }
 
 /** Opens PGlite on a directory (or in memory when `dataDir` is undefined, or from a dumped snapshot). */

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
-import { isDatabaseUnavailable } from '../db/client.ts';
+import { unavailableCause } from '../db/client.ts';
 
 /** A known, user-facing failure: its message is shown to the client as it is. */
 export class HttpError extends Error {
@@ -65,10 +65,12 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
     if (err instanceof ZodError) {
       return reply.code(400).send({ error: describeZodError(err) });
     }
-    if (isDatabaseUnavailable(err)) {
-      // A connection failed: the database restarting, or (the same errno) another backend's network; a
-      // 503 to retry fits both. The cause only: a wrapped query's text and parameters stay out of the log.
-      const cause = err.cause instanceof Error ? err.cause : err;
+    // A connection failed: the database restarting, or (the same errno) another backend's network; a 503 to
+    // retry fits both. Not a client that went away mid-body (ECONNRESET too, but Fastify's 400): that is
+    // the client's doing, answered below like any bad request.
+    const cause = (err as { statusCode?: number }).statusCode === undefined ? unavailableCause(err) : null;
+    if (cause && !req.raw.aborted) {
+      // The matching error itself (pg's or the socket's): a wrapper's query text and parameters stay out.
       req.log.error(
         { code: (cause as { code?: unknown }).code, reason: cause.message },
         'database or network unavailable',

@@ -62,3 +62,25 @@ describe('malformed requests (issue 15.6)', () => {
     expect((await t.app.inject('/healthz')).statusCode).toBe(200);
   });
 });
+
+describe('a client that goes away mid-body', () => {
+  it('is not logged as the database or the network being down (no error line)', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as import('node:net').AddressInfo).port;
+    const net = await import('node:net');
+    await new Promise<void>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' }, () => {
+        socket.write(
+          `POST /api/login.php HTTP/1.1\r\nHost: x\r\nOrigin: ${TEST_ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"username":`,
+        );
+        setTimeout(() => socket.destroy(), 200);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', () => {});
+    });
+    // Whatever the server logs for it, it is not an error nor an outage.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(log.lines.join('\n')).not.toContain('database or network unavailable');
+    expect(log.entries().filter((e) => e.level >= LEVEL.error)).toEqual([]);
+  });
+});

@@ -101,6 +101,22 @@ describe('cleanupExpiredModels', () => {
     for (const file of [fresh, notAKey]) fs.rmSync(file);
   });
 
+  it('removes none when many stored files are named by no row (a wrong database or store), and says so', async () => {
+    const filesDir = path.join(t.dataDir, 'files');
+    await upload('one.stl', boxStl(13, 13, 13));
+    const strays = Array.from({ length: 30 }, () => path.join(filesDir, newStorageKey('f')));
+    const old = (now().getTime() - 2 * HOUR) / 1000;
+    for (const file of strays) {
+      fs.writeFileSync(file, 'x');
+      fs.utimesSync(file, old, old);
+    }
+    const result = await run();
+    expect(result.orphanFiles).toBe(0);
+    expect(result.orphanFilesHeld).toBe(30);
+    expect(strays.every((file) => fs.existsSync(file))).toBe(true);
+    for (const file of strays) fs.rmSync(file);
+  });
+
   it('removes temp files left by interrupted uploads, not fresh ones', async () => {
     const tmpDir = path.join(t.dataDir, 'tmp');
     fs.mkdirSync(tmpDir, { recursive: true });

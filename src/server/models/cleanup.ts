@@ -36,7 +36,14 @@ export type CleanupDeps = {
   beforeFileDelete?: (key: string) => Promise<void>;
 };
 
-export type CleanupResult = { models: number; files: number; tempFiles: number; orphanFiles: number };
+export type CleanupResult = {
+  models: number;
+  files: number;
+  tempFiles: number;
+  orphanFiles: number;
+  /** Files no row names, kept because there were too many of them to be a crash's leftovers. */
+  orphanFilesHeld?: number;
+};
 
 const BATCH = 500;
 const DEFAULT_TEMP_MAX_AGE_MS = 3600_000;
@@ -119,18 +126,29 @@ export async function cleanupExpiredModels(deps: CleanupDeps): Promise<CleanupRe
   await forgetUploadIps(deps.db, new Date(now - QUOTA_WINDOW_MS));
   const stale = now - (deps.tempMaxAgeMs ?? DEFAULT_TEMP_MAX_AGE_MS);
   result.tempFiles = await removeStaleTempFiles(deps.tmpDir, stale);
-  result.orphanFiles = await removeOrphanFiles(deps, stale);
+  const orphans = await removeOrphanFiles(deps, stale);
+  result.orphanFiles = orphans.removed;
+  if (orphans.held > 0) result.orphanFilesHeld = orphans.held;
   return result;
 }
+
+/** Orphans beyond this share of what is stored mean a wrong database or store, not a crash: none go. */
+const ORPHAN_SHARE_LIMIT = 0.05;
+const ORPHAN_FLOOR = 20;
 
 /**
  * Stored files older than `before` that no row names. The age is what makes this safe against an upload
  * in progress (it stores its file moments before its row); a key that is unused once stays unused (see
- * above), and each is checked again just before it goes.
+ * above), and each is checked again just before it goes. A crash leaves a handful: when many stored files
+ * are named by no row (a shop started on an empty database by mistake, another shop's files in a shared
+ * store), nothing is removed and the job says so, since those files may be the only copy.
  */
-async function removeOrphanFiles(deps: CleanupDeps, before: number): Promise<number> {
-  if (!deps.store.list) return 0;
-  let removed = 0;
+async function removeOrphanFiles(deps: CleanupDeps, before: number): Promise<OrphanSweep> {
+  if (!deps.store.list) return { removed: 0, held: 0 };
+  const [anyModel] = await deps.db.select({ id: models.id }).from(models).limit(1);
+  if (!anyModel) return { removed: 0, held: 0 };
+  let listed = 0;
+  const orphans: string[] = [];
   let batch: string[] = [];
   const sweep = async () => {
     const used = await deps.db
@@ -144,21 +162,29 @@ async function removeOrphanFiles(deps: CleanupDeps, before: number): Promise<num
         ),
       );
     const named = new Set(used.flatMap((r) => [r.a, r.b, r.c]));
-    for (const key of batch) {
-      if (named.has(key) || (await isKeyInUse(deps.db, key))) continue;
-      await deps.store.delete(key);
-      removed++;
-    }
+    orphans.push(...batch.filter((key) => !named.has(key)));
     batch = [];
   };
   for await (const { key, modified } of deps.store.list()) {
+    listed++;
     if (modified.getTime() >= before) continue;
     batch.push(key);
     if (batch.length >= BATCH) await sweep();
   }
   if (batch.length > 0) await sweep();
-  return removed;
+  if (orphans.length > Math.max(ORPHAN_FLOOR, listed * ORPHAN_SHARE_LIMIT)) {
+    return { removed: 0, held: orphans.length };
+  }
+  let removed = 0;
+  for (const key of orphans) {
+    if (await isKeyInUse(deps.db, key)) continue;
+    await deps.store.delete(key);
+    removed++;
+  }
+  return { removed, held: 0 };
 }
+
+type OrphanSweep = { removed: number; held: number };
 
 export type CleanupJob = { stop(): void };
 
@@ -171,6 +197,12 @@ export function startCleanupJob(deps: CleanupDeps, intervalMs: number, log: Fast
     try {
       const r = await cleanupExpiredModels(deps);
       if (r.models + r.files + r.tempFiles + r.orphanFiles > 0) log.info(r, 'removed expired uploads');
+      if (r.orphanFilesHeld) {
+        log.warn(
+          { files: r.orphanFilesHeld },
+          'many stored files are named by no model: is this the right database and file store? None were removed',
+        );
+      }
     } catch (err) {
       log.error({ err }, 'upload cleanup failed');
     } finally {

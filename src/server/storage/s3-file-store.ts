@@ -113,6 +113,8 @@ export class S3FileStore implements FileStore {
 
   async *list(): AsyncIterable<{ key: string; modified: Date }> {
     const { bucket, prefix } = this.settings;
+    // A bucket's root may hold another application's objects: only a prefix of the shop's own is swept.
+    if (prefix === '') return;
     let token: string | undefined;
     do {
       const page = await this.s3.send(

@@ -23,7 +23,7 @@ export const JSON_BODY_DEADLINE_MS = 15_000;
 export const UPLOAD_RATE_WINDOW_MS = 20_000;
 export const UPLOAD_MIN_BYTES_PER_S = 4 * 1024;
 const CHECK_EVERY_MS = 1000;
-/** Idle keep-alive time once three quarters of the connections are in use (Node's default is 5 s). */
+/** Idle keep-alive time once three quarters of the connections are in use (Fastify's default is 72 s). */
 export const PRESSURE_KEEP_ALIVE_MS = 1000;
 export const HEALTH_PATHS: readonly string[] = ['/healthz', '/readyz'];
 export const BUSY_MESSAGE = 'The shop is very busy right now. Please try again in a moment.';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { openPglite } from '../../db/client.ts';
@@ -86,13 +87,16 @@ async function writeExport(pglite: PGlite, file: string, now: Date): Promise<Exp
   const part = `${file}.${process.pid}.part`;
   const out = fs.createWriteStream(part, { flags: 'wx', mode: 0o600 });
   const gzip = zlib.createGzip();
-  gzip.pipe(out);
+  // Settles when the file is written and closed, or fails with the first error of either stream (a full
+  // disk): every wait below races it, so a failed write ends the export with its error, not a crash.
+  const piped = pipeline(gzip, out);
+  piped.catch(() => {}); // awaited below; failing before that is handled there too
   const hash = createHash('sha256');
   let written = 0;
   const writeLine = async (value: unknown) => {
     const line = `${JSON.stringify(value)}\n`;
     hash.update(line);
-    if (!gzip.write(line)) await once(gzip, 'drain');
+    if (!gzip.write(line)) await Promise.race([once(gzip, 'drain'), piped]);
   };
   try {
     // One snapshot for the counts and the rows (nothing else can write: the lock is ours).
@@ -160,7 +164,7 @@ async function writeExport(pglite: PGlite, file: string, now: Date): Promise<Exp
     if (written !== expected) throw new Error(`read ${written} rows, counted ${expected}`);
     const trailer = { end: true, rows: written, sha256: hash.copy().digest('hex') };
     gzip.end(`${JSON.stringify(trailer)}\n`);
-    await once(out, 'close');
+    await piped;
     // A link, not a rename: never replaces a file that appeared meanwhile.
     fs.linkSync(part, file);
     fs.rmSync(part);

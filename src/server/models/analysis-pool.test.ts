@@ -86,34 +86,3 @@ describe('analysis pool', () => {
     }
   });
 });
-
-/** The nice value of each thread of this process (Linux: /proc/<pid>/task/<tid>/stat, field 19). */
-function threadNices(): number[] {
-  return fs.readdirSync(`/proc/${process.pid}/task`).flatMap((tid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
-      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-    } catch {
-      return []; // the thread ended meanwhile
-    }
-  });
-}
-
-describe.runIf(process.platform === 'linux')('analysis threads on a busy machine', () => {
-  it('run at a lower priority than the event loop (nice 10), leaving the calling thread as it was', async () => {
-    const before = threadNices().filter((n) => n === 10).length;
-    const nice = createAnalysisPool({ maxThreads: 1 });
-    try {
-      const result = await nice.analyze({
-        path: file('nice.stl', boxStl(10, 10, 10)),
-        extension: 'stl',
-        color: '#007bff',
-      });
-      expect(result.ok).toBe(true);
-      expect(threadNices().filter((n) => n === 10).length).toBeGreaterThan(before);
-      expect(os.getPriority()).toBe(0);
-    } finally {
-      await nice.close();
-    }
-  });
-});

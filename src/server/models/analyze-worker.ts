@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import { isMainThread, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import {
   analyse3mf,
   assertEnclosesVolume,
@@ -48,19 +47,6 @@ import {
 // 3MF): its coarse view first (posted), its preview (posted), then its view mesh, the task's result. The
 // file is not read again. Without a port (the old path) a big model's extras are made later, reading the
 // file again (buildExtras). The event loop of the server never parses a model.
-
-// Analysis is throughput work; answering requests is latency work. On a busy machine (ten big uploads on two
-// cores) the scheduler should prefer the event loop, so each analysis thread lowers its own priority: on
-// Linux setpriority(0) applies to the calling thread only. SHOP_WORKER_NICE=0 keeps the old behaviour (the
-// load bench's baseline); where lowering is refused, nothing changes.
-export const WORKER_NICE = Number(process.env.SHOP_WORKER_NICE ?? 10);
-if (!isMainThread && WORKER_NICE > 0) {
-  try {
-    os.setPriority(0, WORKER_NICE);
-  } catch {
-    // Not permitted here (a container without the capability, another OS): run at normal priority.
-  }
-}
 
 export type AnalyzeTask = {
   path: string;

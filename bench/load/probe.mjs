@@ -1,11 +1,12 @@
-// The load bench's event loop probe, a process of its own so that the bench's load does not delay it: asks
-// GET <url> on one keep-alive connection every <ms> until SIGTERM, then prints the latencies as JSON. On
-// loopback an idle route answers in well under a millisecond, so a slow answer is the server's event loop
-// being busy.
+// The load bench's probe, a process of its own so that the bench's own work (the upload clients, autocannon)
+// does not delay it: asks <url> on one keep-alive connection every <ms> until SIGTERM, then prints the
+// latencies as JSON. An optional third argument is the request as JSON ({ method, headers, body }). On
+// loopback an idle route answers in well under a millisecond, so a slow answer is the server being busy.
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-const [url, every = '20'] = process.argv.slice(2);
+const [url, every = '20', spec = '{}'] = process.argv.slice(2);
+const { method = 'GET', headers = {}, body } = JSON.parse(spec);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const times = [];
 let errors = 0;
@@ -17,7 +18,7 @@ own.enable();
 function once() {
   return new Promise((resolve) => {
     const start = performance.now();
-    const req = http.get(url, { agent }, (res) => {
+    const req = http.request(url, { agent, method, headers }, (res) => {
       res.resume();
       res.on('end', () => {
         if (res.statusCode === 200) times.push(performance.now() - start);
@@ -30,6 +31,7 @@ function once() {
       errors++;
       resolve();
     });
+    req.end(body);
   });
 }
 

@@ -104,8 +104,14 @@ export type ProbeFigures = {
 };
 
 /** The event loop probe (probe.mjs) in a process of its own, asking `url` every 20 ms; its figures when stopped. */
-export function startProbe(script: string, url: string) {
-  const child = spawn(process.execPath, [script, url, '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
+export function startProbe(
+  script: string,
+  url: string,
+  request: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  const child = spawn(process.execPath, [script, url, '20', JSON.stringify(request)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();

@@ -69,13 +69,18 @@ async function withLock(lockDir, fn) {
       break;
     } catch (err) {
       if (err.code !== 'EEXIST') throw err;
+      // The lock looked at, then its owner: the lock may be released and taken by another start in between,
+      // and a dead owner read from the old one must not remove the new one (inode checked again below).
+      const looked = fs.statSync(lockDir, { throwIfNoEntry: false });
+      if (!looked) continue;
       let owner = null;
       try {
         owner = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
       } catch {}
-      const age = Date.now() - (fs.statSync(lockDir, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if ((owner && !alive(owner)) || age > LOCK_STALE_MS)
-        fs.rmSync(lockDir, { recursive: true, force: true });
+      const stale = (owner && !alive(owner)) || Date.now() - looked.mtimeMs > LOCK_STALE_MS;
+      const still = fs.statSync(lockDir, { throwIfNoEntry: false });
+      if (stale && still?.ino === looked.ino)
+        fs.rmSync(lockDir, { recursive: true, force: true, maxRetries: 3 });
       else await sleep(250);
     }
   }
@@ -83,7 +88,7 @@ async function withLock(lockDir, fn) {
   try {
     return await fn();
   } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true });
+    fs.rmSync(lockDir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

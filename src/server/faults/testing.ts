@@ -1,38 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { withDatabase } from '../testing/database-url.ts';
 import { TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
+import { createScratchDatabase as createScratchDatabaseAs } from '../testing/test-db.ts';
 
 // Helpers for the fault tests: a database of their own cloned from the run's template (so an app can reach
 // it through a proxy), and the app built on a database the test opened.
 
-export type ScratchDatabase = { name: string; url: string; drop(): Promise<void> };
+export type { ScratchDatabase } from '../testing/test-db.ts';
 
 /** A new database cloned from the run's migrated template (PostgreSQL runs only). */
-export async function createScratchDatabase(templateUrl: string): Promise<ScratchDatabase> {
-  const name = `shop_f_${randomBytes(6).toString('hex')}`;
-  const template = new URL(templateUrl).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: templateUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template ${template}`);
-  await admin.end();
-  return {
-    name,
-    url: withDatabase(templateUrl, name),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: templateUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
+export const createScratchDatabase = (templateUrl: string) => createScratchDatabaseAs(templateUrl, 'shop_f_');
 
 /** The URL with its host and port replaced (the app's way to the database through a proxy). */
 export function viaPort(url: string, port: number): string {

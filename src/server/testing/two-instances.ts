@@ -1,11 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import S3rver from 's3rver';
 import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -14,9 +13,9 @@ import { loadConfig } from '../config.ts';
 import { type Database, openPostgres } from '../db/client.ts';
 import type { OutboxMail } from '../db/schema.ts';
 import { startSmtpServer, type TestSmtpServer } from '../mail/testing.ts';
-import { withDatabase } from './database-url.ts';
 import { haveRedis, TEST_REDIS_URL } from './redis.ts';
 import { TEST_ORIGIN } from './test-app.ts';
+import { createScratchDatabase } from './test-db.ts';
 
 // Two app instances as a deployment runs them behind one load balancer: one PostgreSQL database (each
 // instance with its own pool), one Redis, one S3 bucket (s3rver), one SMTP server, one Stripe (the fake),
@@ -61,23 +60,8 @@ export type Deployment = {
 };
 
 /** A new database cloned from the run's migrated template, and a way to drop it. */
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const templateUrl = inject('pgTemplateUrl');
-  const name = `shop_two_${randomBytes(6).toString('hex')}`;
-  const template = new URL(templateUrl).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: templateUrl });
-  await admin.connect();
-  await admin.query(`create database ${name} template ${template}`);
-  await admin.end();
-  return {
-    url: withDatabase(templateUrl, name),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: templateUrl });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
+function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createScratchDatabase(inject('pgTemplateUrl'), 'shop_two_');
 }
 
 async function startS3(bucket: string) {

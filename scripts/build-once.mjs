@@ -61,34 +61,80 @@ function alive(pid) {
   }
 }
 
-/** mkdir is atomic: whoever creates the lock directory builds. A lock left by a dead process is taken over. */
-async function withLock(lockDir, fn) {
-  for (;;) {
-    try {
-      fs.mkdirSync(lockDir);
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      // The lock looked at, then its owner: the lock may be released and taken by another start in between,
-      // and a dead owner read from the old one must not remove the new one (inode checked again below).
-      const looked = fs.statSync(lockDir, { throwIfNoEntry: false });
-      if (!looked) continue;
-      let owner = null;
-      try {
-        owner = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
-      } catch {}
-      const stale = (owner && !alive(owner)) || Date.now() - looked.mtimeMs > LOCK_STALE_MS;
-      const still = fs.statSync(lockDir, { throwIfNoEntry: false });
-      if (stale && still?.ino === looked.ino)
-        fs.rmSync(lockDir, { recursive: true, force: true, maxRetries: 3 });
-      else await sleep(250);
-    }
+/** The lock's owner: its pid and a token of its own (a lock of an older version holds the pid alone). */
+function readOwner(dir) {
+  try {
+    const [pid, token = ''] = fs.readFileSync(path.join(dir, 'pid'), 'utf8').split('\n');
+    return { pid: Number(pid), token };
+  } catch {
+    return null;
   }
-  fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+}
+
+/**
+ * The lock is a directory that appears whole: it is written under a name of its own and renamed into place,
+ * which fails while another lock (never empty) is there. Nobody writes into `dist.lock` or removes it but
+ * whoever moved it away under a name of their own, so two starts can never race on its contents (CI once saw
+ * ENOTEMPTY when one start removed a dead owner's lock while the other was taking it).
+ */
+function tryLock(lockDir, token) {
+  const mine = `${lockDir}.${token}`;
+  fs.mkdirSync(mine);
+  fs.writeFileSync(path.join(mine, 'pid'), `${process.pid}\n${token}`);
+  try {
+    fs.renameSync(mine, lockDir);
+    return true;
+  } catch (err) {
+    fs.rmSync(mine, { recursive: true, force: true });
+    if (err.code === 'ENOTEMPTY' || err.code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/**
+ * Breaks a lock whose owner died (or that is older than any build): it is moved away first, and if what was
+ * moved is not the lock judged dead (another start broke it and took a new one in between), it goes back.
+ */
+function breakLock(lockDir, judged, token) {
+  const away = `${lockDir}.broken-${token}`;
+  try {
+    fs.renameSync(lockDir, away);
+  } catch (err) {
+    if (err.code === 'ENOENT') return;
+    throw err;
+  }
+  const moved = readOwner(away);
+  if (moved?.pid === judged?.pid && moved?.token === judged?.token) {
+    fs.rmSync(away, { recursive: true, force: true });
+    return;
+  }
+  try {
+    fs.renameSync(away, lockDir);
+  } catch {
+    // A third start took the lock meanwhile: the moved one's owner is still building, and its build is
+    // swapped in by renames that fail rather than mix two builds.
+    fs.rmSync(away, { recursive: true, force: true });
+  }
+}
+
+export async function withLock(lockDir, fn) {
+  const token = `${process.pid}-${crypto.randomBytes(6).toString('hex')}`;
+  while (!tryLock(lockDir, token)) {
+    const looked = fs.statSync(lockDir, { throwIfNoEntry: false });
+    if (!looked) continue;
+    const owner = readOwner(lockDir);
+    const stale = (owner?.pid && !alive(owner.pid)) || Date.now() - looked.mtimeMs > LOCK_STALE_MS;
+    if (stale) breakLock(lockDir, owner, token);
+    else await sleep(250);
+  }
   try {
     return await fn();
   } finally {
-    fs.rmSync(lockDir, { recursive: true, force: true, maxRetries: 3 });
+    if (readOwner(lockDir)?.token === token) {
+      const gone = `${lockDir}.released-${token}`;
+      fs.renameSync(lockDir, gone);
+      fs.rmSync(gone, { recursive: true, force: true });
+    }
   }
 }
 

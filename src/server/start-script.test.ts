@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript script without types
 import { builtFingerprint, fingerprint } from '../../scripts/build-once.mjs';
@@ -90,6 +91,35 @@ describe('the build before npm start', () => {
     expect(fingerprint(root)).not.toBe(edited);
     expect(builtFingerprint(path.join(root, 'dist'))).toBeNull();
   });
+
+  it("gives the build lock to one start at a time, eight at once over a dead owner's lock, and leaves nothing", async () => {
+    const root = tempDir('shop-lock-');
+    const lock = path.join(root, 'dist.lock');
+    const log = path.join(root, 'log');
+    const script = `
+      const fs = await import('node:fs');
+      const { withLock } = await import(${JSON.stringify(path.join(repo, 'scripts/build-once.mjs'))});
+      await withLock(${JSON.stringify(lock)}, async () => {
+        fs.appendFileSync(${JSON.stringify(log)}, 'in\\n');
+        await new Promise((r) => setTimeout(r, 5));
+        fs.appendFileSync(${JSON.stringify(log)}, 'out\\n');
+      });`;
+    const run = promisify(execFile);
+    const rounds = 8;
+    for (let round = 0; round < rounds; round++) {
+      // Each round starts over a lock whose owner died mid-build: every start judges it dead at once.
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, 'pid'), '2147483646');
+      await Promise.all(
+        Array.from({ length: 8 }, () => run(process.execPath, ['--input-type=module', '-e', script])),
+      );
+    }
+    const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(rounds * 16);
+    // Never two holders: every "in" is followed by its "out".
+    expect(lines).toEqual(lines.map((_, i) => (i % 2 === 0 ? 'in' : 'out')));
+    expect(fs.readdirSync(root).sort()).toEqual(['log']);
+  }, 120_000);
 
   it('starts two instances at once from one checkout: one build, both serve; the next start builds nothing', async () => {
     const root = checkout();

@@ -293,8 +293,10 @@ describe(`the server killed with SIGKILL (${templateUrl ? 'PostgreSQL' : 'PGlite
       );
     await expect.poll(() => confirmations().length, { timeout: 15_000 }).toBe(1);
 
-    // Stripe delivers the event again, to a server killed and started once more: applied once.
-    await stop('SIGKILL');
+    // Stripe delivers the event again, to a server stopped and started once more: applied once. Stopped
+    // gracefully here: a kill between the mail's send and its record would send it again after its lease
+    // (mail is at least once, docs/deploy.md), and this step is about the event, which the kills above cover.
+    await stop('SIGTERM');
     await restart();
     expect((await deliver()).status).toBe(200);
     const again = signedEvent(WEBHOOK_SECRET, 'checkout.session.completed', session);

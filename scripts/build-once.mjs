@@ -91,29 +91,36 @@ function tryLock(lockDir, token) {
   }
 }
 
+/** A break is a few renames: a break mutex older than this was left by a start killed mid-break. */
+const BREAK_STALE_MS = 10_000;
+
 /**
- * Breaks a lock whose owner died (or that is older than any build): it is moved away first, and if what was
- * moved is not the lock judged dead (another start broke it and took a new one in between), it goes back.
+ * Breaks a lock whose owner died (or that is older than any build), one start at a time: under a mutex of
+ * its own (`dist.lock.break`), the lock is removed only if it is still the one judged dead. Only a breaker
+ * removes another's lock and breakers take turns, so between that look and the removal the lock cannot
+ * change: its owner is dead, and a new lock cannot replace a lock that is there. Whether it broke the lock.
+ * (Two breakers at once again only if one was killed mid-break and its mutex is taken over as stale.)
  */
 function breakLock(lockDir, judged, token) {
-  const away = `${lockDir}.broken-${token}`;
+  const mutex = `${lockDir}.break`;
   try {
-    fs.renameSync(lockDir, away);
+    fs.mkdirSync(mutex);
   } catch (err) {
-    if (err.code === 'ENOENT') return;
-    throw err;
-  }
-  const moved = readOwner(away);
-  if (moved?.pid === judged?.pid && moved?.token === judged?.token) {
-    fs.rmSync(away, { recursive: true, force: true });
-    return;
+    if (err.code !== 'EEXIST') throw err;
+    const held = fs.statSync(mutex, { throwIfNoEntry: false });
+    if (held && Date.now() - held.mtimeMs > BREAK_STALE_MS)
+      fs.rmSync(mutex, { recursive: true, force: true });
+    return false;
   }
   try {
-    fs.renameSync(away, lockDir);
-  } catch {
-    // A third start took the lock meanwhile: the moved one's owner is still building, and its build is
-    // swapped in by renames that fail rather than mix two builds.
+    const now = readOwner(lockDir);
+    if (now?.pid !== judged?.pid || now?.token !== judged?.token) return false;
+    const away = `${lockDir}.broken-${token}`;
+    fs.renameSync(lockDir, away);
     fs.rmSync(away, { recursive: true, force: true });
+    return true;
+  } finally {
+    fs.rmSync(mutex, { recursive: true, force: true });
   }
 }
 
@@ -124,18 +131,28 @@ export async function withLock(lockDir, fn) {
     if (!looked) continue;
     const owner = readOwner(lockDir);
     const stale = (owner?.pid && !alive(owner.pid)) || Date.now() - looked.mtimeMs > LOCK_STALE_MS;
-    if (stale) breakLock(lockDir, owner, token);
-    else await sleep(250);
+    // Another start breaking it: a moment, not a quarter of a second.
+    if (!(stale && breakLock(lockDir, owner, token))) await sleep(stale ? 10 : 250);
   }
   try {
     return await fn();
   } finally {
-    if (readOwner(lockDir)?.token === token) {
-      const gone = `${lockDir}.released-${token}`;
-      fs.renameSync(lockDir, gone);
-      fs.rmSync(gone, { recursive: true, force: true });
-    }
+    release(lockDir, token);
   }
+}
+
+function release(lockDir, token) {
+  // Breakers move only a dead owner's lock, or one older than any build: unless this build ran that long,
+  // the lock is still ours.
+  if (readOwner(lockDir)?.token !== token) return;
+  const gone = `${lockDir}.released-${token}`;
+  try {
+    fs.renameSync(lockDir, gone);
+  } catch (err) {
+    if (err.code === 'ENOENT') return;
+    throw err;
+  }
+  fs.rmSync(gone, { recursive: true, force: true });
 }
 
 function run(root, args) {

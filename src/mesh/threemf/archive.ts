@@ -80,10 +80,13 @@ export function readAhead(
 ): Promise<void> {
   return new Promise((resolve, reject) => {
     const utf8 = new Utf8Check();
-    const queue: Buffer[] = [];
+    // Chunks, and a failure of the stream where it happened: what came before it is read (and refused with
+    // its own message, as the reading in order always did) before the failure is.
+    const queue: (Buffer | MeshError)[] = [];
     let queued = 0;
     let size = 0;
     let ended = false;
+    let stopped = false;
     let settled = false;
     let scheduled = false;
     const fail = (err: unknown) => {
@@ -92,10 +95,22 @@ export function readAhead(
       stream.destroy();
       reject(err instanceof MeshError ? err : damaged());
     };
+    /** The stream failed here: nothing after it is taken. */
+    const stop = (err: MeshError) => {
+      if (stopped) return;
+      stopped = true;
+      stream.destroy();
+      queue.push(err);
+      schedule();
+    };
     const read = () => {
       scheduled = false;
       if (settled) return;
       const chunk = queue.shift();
+      if (chunk instanceof MeshError) {
+        fail(chunk);
+        return;
+      }
       if (chunk) {
         queued -= chunk.length;
         if (stream.isPaused() && queued < AHEAD_BYTES / 2) stream.resume();
@@ -123,10 +138,11 @@ export function readAhead(
       setImmediate(read);
     };
     stream.on('data', (chunk: Buffer) => {
+      if (stopped) return;
       // As yauzl checks it: not a byte past the declared size.
       size += chunk.length;
       if (size > entry.uncompressedSize) {
-        fail(damaged());
+        stop(damaged());
         return;
       }
       queue.push(chunk);
@@ -135,10 +151,11 @@ export function readAhead(
       schedule();
     });
     stream.on('end', () => {
+      if (stopped) return;
       ended = true;
       schedule();
     });
-    stream.on('error', fail);
+    stream.on('error', () => stop(damaged()));
   });
 }
 
@@ -218,8 +235,9 @@ export async function openArchive(bytes: Uint8Array): Promise<Archive> {
         if (entry.compressionMethod === 8) {
           // The packed bytes in one write: zlib goes through them a megabyte of output at a time without
           // waiting for this thread to hand it the next piece (yauzl cuts them into 64 kB pieces).
+          const packed = await packedBytes(raw);
           const inflate = zlib.createInflateRaw(INFLATE_OPTIONS);
-          inflate.end(await packedBytes(raw));
+          inflate.end(packed);
           stream = inflate;
         } else stream = raw;
       } catch {

@@ -60,6 +60,26 @@ describe('readAhead (a model part inflated while it is read)', () => {
     await expect(readAhead(cut.stream, part(2), () => {})).rejects.toThrow(/is not UTF-8 text/);
   });
 
+  it('refuses what comes first in the part first: a fault before a failure of the stream gets its own message', async () => {
+    // Bad UTF-8 in the first megabyte of a part too long for its declared size.
+    const long = source([Buffer.from([0x3c, 0xe9, 0x3e]), Buffer.alloc(MB, 0x20), Buffer.alloc(MB, 0x20)]);
+    await expect(readAhead(long.stream, part(MB), () => {})).rejects.toThrow(/is not UTF-8 text/);
+    // The reader refuses the first chunk of a part whose inflate fails further on.
+    let pushed = 0;
+    const corrupt = new Readable({
+      read() {
+        if (pushed++ === 0) this.push(Buffer.alloc(MB, 0x20));
+        else this.destroy(new Error('invalid distance too far back'));
+      },
+    });
+    const refusal = new MeshError('3mf-xml', 'The model XML is not well-formed.');
+    await expect(
+      readAhead(corrupt, part(4 * MB), () => {
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+  });
+
   it("stops at the reader's refusal, with its message, and at a source that fails, as damaged", async () => {
     const chunks = Array.from({ length: 20 }, () => Buffer.alloc(MB, 0x20));
     const { stream, made } = source(chunks);

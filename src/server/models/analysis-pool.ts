@@ -43,6 +43,11 @@ export type AnalysisPoolOptions = {
   streamMinBytesPerSecond?: number;
   /** The worker's entry (tests: one that fails on purpose); default the analysis worker beside this module. */
   workerFile?: string;
+  /**
+   * Ready a thread when an upload begins and none is alive (default); false: as before, the upload's task
+   * starts it (`npm run bench upload`'s baseline: SHOP_BENCH_NO_WARM=1).
+   */
+  warmOnUpload?: boolean;
 };
 
 /**
@@ -106,6 +111,13 @@ export type AnalysisPool = {
   stream?(task: AnalyzeTask, client: string, expectedSize: number): UploadStream | null;
   /** Makes the preview or view mesh of a stored model that has none yet, under the same limits. */
   extras(task: ExtrasTask, client?: string): Promise<ExtrasResult>;
+  /**
+   * An upload begins: when no thread is alive (none yet, or all ended after a minute idle), one is started
+   * and made ready (the worker's warm()) while the upload's bytes arrive. Settles when it is (never fails).
+   */
+  warm?(): Promise<void>;
+  /** Threads alive now. */
+  threads?(): number;
   close(): Promise<void>;
 };
 
@@ -142,7 +154,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const cpus = os.availableParallelism();
   const maxThreads = options.maxThreads ?? Math.min(4, Math.max(1, cpus - 1));
   const timeoutMs = options.timeoutMs ?? DEFAULT_ANALYSIS_TIMEOUT_MS;
-  const pool = new Piscina<AnalyzeTask | ExtrasTask, AnalyzeResult | ExtrasResult>({
+  const pool = new Piscina<AnalyzeTask | ExtrasTask | null, AnalyzeResult | ExtrasResult | null>({
     filename: options.workerFile ?? workerFile(import.meta.url),
     minThreads: 0,
     maxThreads,
@@ -157,6 +169,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   // Models wait here, not in piscina's queue: a model's time limit must not run while it waits, and one
   // client must not keep every thread while others wait.
   const queue = new FairQueue(maxThreads, options.maxWaiting ?? maxThreads * 16);
+  /** A warm-up under way (warm()). */
+  let warming: Promise<void> | null = null;
   /**
    * Runs `task` (the worker's `name` export) when `client`'s turn comes, within the time limit; `restart`
    * (given to started) starts the limit anew. `held`: a thread taken already (tryAcquire), whose limit
@@ -336,7 +350,25 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     };
   }
 
+  /** AnalysisPool.warm. */
+  function warm(): Promise<void> {
+    if (warming) return warming;
+    if (pool.threads.length > 0) return Promise.resolve();
+    // Outside the fair queue: it takes a thread for a moment, and only when none is alive.
+    warming = pool
+      .run(null, { name: 'warm' })
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        warming = null;
+      });
+    return warming;
+  }
+
   const lazyView = options.viewAfterAnswer === false || process.env.SHOP_BENCH_LAZY_VIEW === '1';
+  const warmOnUpload = options.warmOnUpload !== false && process.env.SHOP_BENCH_NO_WARM !== '1';
   return {
     analyze: async (task, client = '') => (await run(task, 'default', client)) as AnalyzeResult,
     upload: async (task, client = '') =>
@@ -345,6 +377,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
         : upload(task, client),
     ...(lazyView ? {} : { stream }),
     extras: async (task, client = '') => (await run(task, 'buildExtras', client)) as ExtrasResult,
+    ...(warmOnUpload ? { warm } : {}),
+    threads: () => pool.threads.length,
     close: () => pool.destroy(),
   };
 }

@@ -7,3 +7,4 @@ const worker = await import('./analyze-worker.ts');
 
 export default worker.default;
 export const buildExtras = worker.buildExtras;
+export const warm = worker.warm;

@@ -14,3 +14,4 @@ export default function analyzeOrCrash(task) {
   process.exit(1);
 }
 export const buildExtras = worker.buildExtras;
+export const warm = worker.warm;

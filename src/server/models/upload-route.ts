@@ -56,6 +56,8 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
       received: (soFar) => disk.check(Math.max(0, expected - soFar), req.log),
       noSpace: () => disk.refuse(req.log, { during: 'receive' }),
     };
+    // A thread made ready while the bytes arrive, if none is alive (analysis-pool.ts warm()).
+    void deps.pool.warm?.();
     // A big STL or OBJ is analysed as it streams in when a thread is free now (analysis-pool.ts stream()).
     const stream = deps.pool.stream;
     // Only with a declared length: it presizes the reader's tables until the file's own size is known.

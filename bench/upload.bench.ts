@@ -215,6 +215,62 @@ console.log(
   );
 }
 
+// The first upload after the analysis threads ended (a minute idle, or a new start): a small STL sent over
+// about half a second, as over a home connection, to a new shop each round, with the thread made ready when
+// the upload begins and without (SHOP_BENCH_NO_WARM=1: the upload's task starts it). Threads load through
+// tsx here, which starts them slower than the built server does.
+{
+  const { payload, contentType } = multipartBody([
+    { fileName: 'small.stl', bytes: concatChunks(bigBinaryStl(MB / 2)) },
+  ]);
+  const bodyFile = path.join(dir, 'small-body');
+  fs.writeFileSync(bodyFile, payload);
+  const rate = 1024 * 1024;
+  const sendMs = (payload.length / rate) * 1000;
+  const firstUpload = async (warm: boolean) => {
+    if (!warm) process.env.SHOP_BENCH_NO_WARM = '1';
+    const cold = await startBenchShop('upload-cold');
+    delete process.env.SHOP_BENCH_NO_WARM;
+    try {
+      const url = `${await cold.app.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
+      const start = performance.now();
+      const { stdout } = await run('curl', [
+        '-s',
+        '-S',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--limit-rate',
+        String(rate),
+        '-X',
+        'POST',
+        '-H',
+        `content-type: ${contentType}`,
+        '-H',
+        'expect:',
+        '--data-binary',
+        `@${bodyFile}`,
+        url,
+      ]);
+      if (stdout.trim() !== '201') throw new Error(`the first upload answered ${stdout}`);
+      return performance.now() - start;
+    } finally {
+      await cold.close();
+    }
+  };
+  const withWarm: number[] = [];
+  const without: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    without.push(await firstUpload(false));
+    withWarm.push(await firstUpload(true));
+  }
+  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+  console.log(
+    `first upload on a new pool (${(payload.length / 1024).toFixed(0)} kB STL sent in ~${sendMs.toFixed(0)} ms; median of 3): answered in ${mid(withWarm).toFixed(0)} ms with a thread readied as it begins, ${mid(without).toFixed(0)} ms without (the baseline)`,
+  );
+}
+
 await bare.close();
 await shop.close();
 await lazyShop.close();

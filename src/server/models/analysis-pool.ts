@@ -191,6 +191,9 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
       if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
       throw err;
     }
+    // After a warm-up under way: its thread is the one made ready (asked for meanwhile, piscina would start
+    // another, cold, for this task).
+    if (warming) await warming;
     const controller = new AbortController();
     let timer = held ? undefined : setTimeout(() => controller.abort(), timeoutMs);
     started(() => {
@@ -355,8 +358,9 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     if (warming) return warming;
     if (pool.threads.length > 0) return Promise.resolve();
     // Outside the fair queue: it takes a thread for a moment, and only when none is alive.
+    // A thread that cannot start fails no task: the warm-up gives up after the analysis time limit.
     warming = pool
-      .run(null, { name: 'warm' })
+      .run(null, { name: 'warm', signal: AbortSignal.timeout(timeoutMs) })
       .then(
         () => {},
         () => {},

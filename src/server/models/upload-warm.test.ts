@@ -57,7 +57,11 @@ describe('an upload on a pool with no thread alive', () => {
         await expect.poll(() => pool.threads!(), { timeout: 20_000 }).toBe(1);
         await pool.warm!();
         req.end(payload.subarray(half));
-      })().catch(reject);
+      })().catch((err) => {
+        // Not left half-sent: the app's close would wait for it.
+        req.destroy();
+        reject(err);
+      });
     });
     const { status, body } = await answered;
     expect(status).toBe(201);

@@ -48,9 +48,10 @@ const lazyUrl = `${await lazyShop.app.listen({ host: '127.0.0.1', port: 0 })}/ap
 const bareUrl = `${await bare.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
 const run = promisify(execFile);
 
-/** POSTs the body in file with curl; its status and Server-Timing header. */
-async function post(url: string, file: string, contentType: string) {
+/** POSTs the body in file with curl (more of its options in extra); its status and Server-Timing header. */
+async function post(url: string, file: string, contentType: string, extra: string[] = []) {
   const { stdout } = await run('curl', [
+    ...extra,
     '-s',
     '-S',
     '-o',
@@ -234,26 +235,8 @@ console.log(
     try {
       const url = `${await cold.app.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
       const start = performance.now();
-      const { stdout } = await run('curl', [
-        '-s',
-        '-S',
-        '-o',
-        '/dev/null',
-        '-w',
-        '%{http_code}',
-        '--limit-rate',
-        String(rate),
-        '-X',
-        'POST',
-        '-H',
-        `content-type: ${contentType}`,
-        '-H',
-        'expect:',
-        '--data-binary',
-        `@${bodyFile}`,
-        url,
-      ]);
-      if (stdout.trim() !== '201') throw new Error(`the first upload answered ${stdout}`);
+      const res = await post(url, bodyFile, contentType, ['--limit-rate', String(rate)]);
+      if (res.status !== 201) throw new Error(`the first upload answered ${res.status}: ${res.body}`);
       return performance.now() - start;
     } finally {
       await cold.close();

@@ -115,6 +115,8 @@ function breakLock(lockDir, judged, token) {
   try {
     const now = readOwner(lockDir);
     if (now?.pid !== judged?.pid || now?.token !== judged?.token) return false;
+    // Moved away before it is removed (here and in release): removed in place it would be empty for a moment,
+    // and a lock renamed onto an empty directory replaces it, to be removed in its turn.
     const away = `${lockDir}.broken-${token}`;
     fs.renameSync(lockDir, away);
     fs.rmSync(away, { recursive: true, force: true });

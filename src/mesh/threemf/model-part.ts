@@ -94,6 +94,25 @@ class Growable<T extends Float64Array | Int32Array> {
   }
 }
 
+/** Indices per call of largestIndex's loop (scene.ts measureInstances says why it runs in blocks). */
+const INDEX_BLOCK = 16384;
+
+function largestInBlock(t: Int32Array, from: number, to: number, max: number): number {
+  for (let k = from; k < to; k++) {
+    const i = t[k]!;
+    if (i > max) max = i;
+  }
+  return max;
+}
+
+/** The largest of a mesh's triangle indices (-1 for none). */
+function largestIndex(t: Int32Array): number {
+  let max = -1;
+  for (let k = 0; k < t.length; k += INDEX_BLOCK)
+    max = largestInBlock(t, k, Math.min(t.length, k + INDEX_BLOCK), max);
+  return max;
+}
+
 const NUMBER = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const INDEX = /^\s*\d{1,10}\s*$/;
 
@@ -349,12 +368,11 @@ export function createModelPartReader(
         const v = vertices.result();
         const tri = triangles.result();
         const count = v.length / 3;
-        for (let k = 0; k < tri.length; k++) {
-          if (tri[k]! >= count) {
-            throw badModel(
-              `A triangle of object ${objectId} in this 3MF file names vertex ${tri[k]}, but the object has ${count} vertices.`,
-            );
-          }
+        const bad = largestIndex(tri) >= count ? tri.find((i) => i >= count) : undefined;
+        if (bad !== undefined) {
+          throw badModel(
+            `A triangle of object ${objectId} in this 3MF file names vertex ${bad}, but the object has ${count} vertices.`,
+          );
         }
         object = { kind: 'mesh', vertices: v, triangles: tri };
       } else {

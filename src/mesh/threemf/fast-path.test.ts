@@ -79,6 +79,51 @@ describe('the byte path engine', () => {
     engine.release();
   });
 
+  // The usual layouts are read by word compares, anything near them by the attribute loop: both the same.
+  it.each([
+    ['the usual layout', '<triangle v1="0" v2="1" v3="2"/>', [0, 1, 2]],
+    [
+      'seven-digit indices',
+      '<triangle v1="1234567" v2="7654321" v3="1000000"/>',
+      [1234567, 7654321, 1000000],
+    ],
+    ['eight and nine digits', '<triangle v1="12345678" v2="123456789" v3="3"/>', [12345678, 123456789, 3]],
+    ['leading zeros', '<triangle v1="00000001" v2="007" v3="0"/>', [1, 7, 0]],
+    ['a space before the end', '<triangle v1="4" v2="5" v3="6" />', [4, 5, 6]],
+    ['two spaces', '<triangle v1="4"  v2="5" v3="6"/>', [4, 5, 6]],
+    ['another order', '<triangle v2="5" v1="4" v3="6"/>', [4, 5, 6]],
+    ['a material', '<triangle v1="4" v2="5" v3="6" pid="2"/>', [4, 5, 6]],
+    ['an empty index', '<triangle v1="" v2="5" v3="6"/>', null],
+    ['a sign', '<triangle v1="-4" v2="5" v3="6"/>', null],
+    ['a letter', '<triangle v1="4a" v2="5" v3="6"/>', null],
+    ['ten digits', '<triangle v1="4" v2="5" v3="1234567890"/>', null],
+    ['a closing tag', '<triangle v1="4" v2="5" v3="6"></triangle>', null],
+    ['no end', '<triangle v1="4" v2="5" v3="6"', null],
+  ])('reads a triangle with %s as the attribute loop does, or leaves it', (_what, child, indices) => {
+    const engine = new ModelXmlEngine();
+    const bytes = text(`${child}\n<other/>`);
+    engine.load(bytes, 0, bytes.length);
+    expect(engine.readTriangles(0, bytes.length)).toBe(indices ? 1 : 0);
+    if (indices) expect(Array.from(engine.triangles.subarray(0, 3))).toEqual(indices);
+    expect(engine.end).toBe(indices ? child.length + 1 : 0);
+    engine.release();
+  });
+
+  it.each([
+    ['the usual layout', '<vertex x="1.5" y="-2" z="3e-2"/>', [1.5, -2, 0.03]],
+    ['a space before the end', '<vertex x="1.5" y="-2" z="3"  />', [1.5, -2, 3]],
+    ['another order', '<vertex z="3" x="1.5" y="-2"/>', [1.5, -2, 3]],
+    ['a tab', '<vertex x="1.5"\ty="-2" z="3"/>', [1.5, -2, 3]],
+  ])('reads a vertex with %s as the attribute loop does', (_what, child, xyz) => {
+    const engine = new ModelXmlEngine();
+    const bytes = text(`${child}\n<other/>`);
+    engine.load(bytes, 0, bytes.length);
+    expect(engine.readVertices(0, bytes.length, 1)).toBe(1);
+    expect(Array.from(engine.vertices.subarray(0, 3))).toEqual(xyz);
+    expect(engine.end).toBe(child.length + 1);
+    engine.release();
+  });
+
   it.each([
     ['a sign', '<vertex x="+1" y="2" z="3"/>'],
     ['spaces in a value', '<vertex x=" 1" y="2" z="3"/>'],

@@ -490,6 +490,9 @@ const VERTEX_TAG: u64 = 0x7865747265763c;
 const TRIANGLE_TAG: u64 = 0x6c676e616972743c;
 /** '="' as a little-endian half-word. */
 const EQUALS_QUOTE: u16 = 0x223d;
+/** '"/>' as a little-endian word, and masks of a word's first five bytes. */
+const CLOSE_EMPTY: u32 = 0x3e2f22;
+const BYTES5: u64 = 0xffffffffff;
 
 let xmlEnd: usize = 0;
 
@@ -510,6 +513,27 @@ function skipXmlSpace(p: usize): usize {
 
 const XYZ = memory.data(24, 8);
 
+/** ' x="', '" y="' and '" z="' as little-endian words. */
+const X_OPEN: u32 = 0x223d7820;
+const Y_OPEN: u64 = 0x223d792022;
+const Z_OPEN: u64 = 0x223d7a2022;
+
+/**
+ * The vertex whose tag ends at p, if it has the usual layout (<vertex x="a" y="b" z="c"/>) and ends by end:
+ * its numbers to XYZ and the position past it; else 0, and the general loop reads it.
+ */
+function usualVertex(p: usize, end: usize, limit: f64): usize {
+  if (load<u32>(p) !== X_OPEN) return 0;
+  let i = quotedNumber(p + 4, limit, XYZ);
+  if (i === 0 || (load<u64>(i) & BYTES5) !== Y_OPEN) return 0;
+  i = quotedNumber(i + 5, limit, XYZ + 8);
+  if (i === 0 || (load<u64>(i) & BYTES5) !== Z_OPEN) return 0;
+  i = quotedNumber(i + 5, limit, XYZ + 16);
+  if (i === 0 || (load<u32>(i) & 0xffffff) !== CLOSE_EMPTY) return 0;
+  i += 3;
+  return i > end ? 0 : i;
+}
+
 /**
  * Reads consecutive plain <vertex> elements from start while they end before end, at most max: x y z
  * each (in [-limit, limit]) times unit, to out. Returns how many.
@@ -520,10 +544,11 @@ export function readVertices(start: usize, end: usize, out: usize, max: i32, lim
   xmlEnd = i;
   while (n < max && i < end) {
     if ((load<u64>(i) & 0xffffffffffffff) !== VERTEX_TAG) break;
-    i += 7;
+    const usual = usualVertex(i + 7, end, limit);
+    let whole = usual !== 0;
+    i = whole ? usual : i + 7;
     let seen: u32 = 0;
-    let whole = false;
-    while (true) {
+    while (!whole) {
       const before = i;
       i = skipXmlSpace(i);
       const c = load<u8>(i);
@@ -554,6 +579,56 @@ export function readVertices(start: usize, end: usize, out: usize, max: i32, lim
 
 const V123 = memory.data(12, 4);
 
+/** ' v1="', '" v2="', '" v3="' and '"/>' as little-endian words: the layout every exporter writes. */
+const V1_OPEN: u64 = 0x223d317620;
+const V2_OPEN: u64 = 0x223d32762022;
+const V3_OPEN: u64 = 0x223d33762022;
+const BYTES6: u64 = 0xffffffffffff;
+
+/** How many digits the last shortIndex read: 1 to 7, else 0 (none, or eight or more: the loop's case). */
+let indexDigits: usize = 0;
+
+/** The index of 1 to 7 digits at p, eight bytes at a time (indexDigits says how many it had). */
+function shortIndex(p: usize): u32 {
+  const x = load<u64>(p);
+  const k = usize(ctz(nonDigits(x)) >> 3);
+  if (k === 0 || k === 8) {
+    indexDigits = 0;
+    return 0;
+  }
+  indexDigits = k;
+  // The k digits moved up to the word's top, '0's below them: the same integer.
+  const shift = (8 - k) << 3;
+  return u32(eightDigits((x << u64(shift)) | (ZEROS & ~(~u64(0) << u64(shift)))));
+}
+
+/**
+ * The triangle whose tag ends at p, if it has the usual layout (<triangle v1="a" v2="b" v3="c"/>, indices of
+ * 1 to 7 digits) and ends by end: its indices to out and the position past it; else 0, and the general
+ * loop reads it (to the same numbers, or to its refusal).
+ */
+function usualTriangle(p: usize, end: usize, out: usize): usize {
+  if ((load<u64>(p) & BYTES5) !== V1_OPEN) return 0;
+  let i = p + 5;
+  const a = shortIndex(i);
+  i += indexDigits;
+  if (indexDigits === 0 || (load<u64>(i) & BYTES6) !== V2_OPEN) return 0;
+  i += 6;
+  const b = shortIndex(i);
+  i += indexDigits;
+  if (indexDigits === 0 || (load<u64>(i) & BYTES6) !== V3_OPEN) return 0;
+  i += 6;
+  const c = shortIndex(i);
+  i += indexDigits;
+  if (indexDigits === 0 || (load<u32>(i) & 0xffffff) !== CLOSE_EMPTY) return 0;
+  i += 3;
+  if (i > end) return 0;
+  store<u32>(out, a);
+  store<u32>(out + 4, b);
+  store<u32>(out + 8, c);
+  return i;
+}
+
 /**
  * Reads consecutive plain <triangle> elements from start while they end before end, at most max: v1 v2 v3
  * (1 to 9 digits each) to out. Returns how many.
@@ -564,6 +639,13 @@ export function readTriangles(start: usize, end: usize, out: usize, max: i32): i
   xmlEnd = i;
   while (n < max && i < end) {
     if (load<u64>(i) !== TRIANGLE_TAG || load<u8>(i + 8) !== 101) break;
+    const usual = usualTriangle(i + 9, end, out + usize(n) * 12);
+    if (usual !== 0) {
+      n++;
+      i = skipXmlSpace(usual);
+      xmlEnd = i;
+      continue;
+    }
     i += 9;
     let seen: u32 = 0;
     let whole = false;

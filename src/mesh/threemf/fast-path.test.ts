@@ -72,6 +72,8 @@ describe('the byte path engine', () => {
     engine.load(bytes, 0, bytes.length);
     expect(engine.readTriangles(0, bytes.length)).toBe(3);
     expect(Array.from(engine.triangles.subarray(0, 9))).toEqual([0, 1, 2, 3, 123456789, 5, 7, 8, 9]);
+    // The reader checks the indices against the vertex count by the largest.
+    expect(engine.largest).toBe(123456789);
     expect(engine.end).toBe(children.slice(0, 3).join('').length);
     // A child not whole before the end is not read.
     engine.load(bytes, 0, children[0]!.length - 1);
@@ -105,6 +107,7 @@ describe('the byte path engine', () => {
     engine.load(bytes, 0, bytes.length);
     expect(engine.readTriangles(0, bytes.length)).toBe(indices ? 1 : 0);
     if (indices) expect(Array.from(engine.triangles.subarray(0, 3))).toEqual(indices);
+    expect(engine.largest).toBe(indices ? Math.max(...indices) : 0);
     expect(engine.end).toBe(indices ? child.length + 1 : 0);
     engine.release();
   });

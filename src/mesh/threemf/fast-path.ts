@@ -25,9 +25,9 @@ export interface LaneHost {
   readChild(text: string, lane: 'vertex' | 'triangle'): boolean;
   /** The part's unit, in mm. */
   unit(): number;
-  /** count vertices (x, y, z in mm) and triangles (v1, v2, v3) read by the lane. */
+  /** count vertices (x, y, z in mm) and triangles (v1, v2, v3; the largest index given) read by the lane. */
   addVertices(xyz: Float64Array, count: number): void;
-  addTriangles(v123: Int32Array, count: number): void;
+  addTriangles(v123: Int32Array, count: number, largest: number): void;
 }
 
 /** The longest text of a cut-off child the lane keeps for the next chunk (plain children are short). */
@@ -54,7 +54,7 @@ export function createBytePath(host: LaneHost) {
         if (count > 0) host.addVertices(e.vertices, count);
       } else {
         const count = e.readTriangles(i, n);
-        if (count > 0) host.addTriangles(e.triangles, count);
+        if (count > 0) host.addTriangles(e.triangles, count, e.largest);
       }
       i = e.end;
     } while (e.full);

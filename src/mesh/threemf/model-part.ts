@@ -94,25 +94,6 @@ class Growable<T extends Float64Array | Int32Array> {
   }
 }
 
-/** Indices per call of largestIndex's loop (scene.ts measureInstances says why it runs in blocks). */
-const INDEX_BLOCK = 16384;
-
-function largestInBlock(t: Int32Array, from: number, to: number, max: number): number {
-  for (let k = from; k < to; k++) {
-    const i = t[k]!;
-    if (i > max) max = i;
-  }
-  return max;
-}
-
-/** The largest of a mesh's triangle indices (-1 for none). */
-function largestIndex(t: Int32Array): number {
-  let max = -1;
-  for (let k = 0; k < t.length; k += INDEX_BLOCK)
-    max = largestInBlock(t, k, Math.min(t.length, k + INDEX_BLOCK), max);
-  return max;
-}
-
 const NUMBER = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const INDEX = /^\s*\d{1,10}\s*$/;
 
@@ -227,6 +208,9 @@ export function createModelPartReader(
     );
   };
 
+  /** The largest index of the current mesh's triangles, checked against its vertex count at its end. */
+  let largestIndex = -1;
+
   const countTriangles = (count: number) => {
     budget.used += count;
     if (budget.used > MAX_TRIANGLES) {
@@ -254,6 +238,7 @@ export function createModelPartReader(
     checkIndex(v1);
     checkIndex(v2);
     checkIndex(v3);
+    largestIndex = Math.max(largestIndex, v1, v2, v3);
     triangles!.push3(v1, v2, v3);
   };
 
@@ -273,6 +258,7 @@ export function createModelPartReader(
     checkIndex(a);
     checkIndex(b);
     checkIndex(c);
+    largestIndex = Math.max(largestIndex, a, b, c);
     triangles!.push3(a, b, c);
   };
 
@@ -330,6 +316,7 @@ export function createModelPartReader(
     } else if (objectId !== null && depth === objectDepth + 1 && name === 'mesh') {
       vertices = new Growable((n) => new Float64Array(n));
       triangles = new Growable((n) => new Int32Array(n));
+      largestIndex = -1;
     } else if (objectId !== null && depth === objectDepth + 1 && name === 'components') {
       components = [];
     } else if (name === 'vertex' && vertices !== null && depth === objectDepth + 3) {
@@ -368,7 +355,7 @@ export function createModelPartReader(
         const v = vertices.result();
         const tri = triangles.result();
         const count = v.length / 3;
-        const bad = largestIndex(tri) >= count ? tri.find((i) => i >= count) : undefined;
+        const bad = largestIndex >= count ? tri.find((i) => i >= count) : undefined;
         if (bad !== undefined) {
           throw badModel(
             `A triangle of object ${objectId} in this 3MF file names vertex ${bad}, but the object has ${count} vertices.`,
@@ -540,8 +527,9 @@ export function createModelPartReader(
       vertices!.append(xyz, 3 * count);
       laneElements += count;
     },
-    addTriangles(v123, count) {
+    addTriangles(v123, count, largest) {
       countTriangles(count);
+      largestIndex = Math.max(largestIndex, largest);
       triangles!.append(v123, 3 * count);
       laneElements += count;
     },

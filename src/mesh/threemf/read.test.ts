@@ -464,7 +464,9 @@ describe('3MF package relationships', () => {
 describe('3MF vertex indices past what an Int32Array holds', () => {
   const readings = ['bytes', 'text', 'saxes'] as const;
   it.each(
-    readings.flatMap((reading) => ['4294967296', '2147483648'].map((index) => [reading, index] as const)),
+    readings.flatMap((reading) =>
+      ['4294967296', '2147483648', '8', '99'].map((index) => [reading, index] as const),
+    ),
   )('the %s reading refuses vertex %s of an 8-vertex object, naming it', async (reading, index) => {
     const bytes = withModel(
       modelXml({ objects: [{ id: 1, mesh: cube20 }], build: [{ objectid: 1 }] }).replace(

@@ -43,6 +43,7 @@ interface Exports {
   objOutputFull(): number;
   readVertices(start: number, end: number, out: number, max: number, limit: number, unit: number): number;
   readTriangles(start: number, end: number, out: number, max: number): number;
+  largestIndex(): number;
   xmlStop(): number;
   readNumber(p: number, limit: number): number;
   lastValue(): number;
@@ -240,6 +241,8 @@ export class ModelXmlEngine extends Engine {
    * only because its output was full. */
   end = 0;
   full = false;
+  /** After readTriangles: the largest index it read (0 if none). */
+  largest = 0;
 
   constructor() {
     super(24 * XML_VERTICES + 12 * XML_TRIANGLES);
@@ -278,6 +281,7 @@ export class ModelXmlEngine extends Engine {
     );
     this.end = this.from(this.wasm.xmlStop());
     this.full = n === XML_TRIANGLES;
+    this.largest = this.wasm.largestIndex() >>> 0;
     return n;
   }
 }

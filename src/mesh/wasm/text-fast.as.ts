@@ -585,6 +585,19 @@ const V2_OPEN: u64 = 0x223d32762022;
 const V3_OPEN: u64 = 0x223d33762022;
 const BYTES6: u64 = 0xffffffffffff;
 
+/** The largest index the last readTriangles read (0 if none): the reader checks them against the vertices. */
+let largest: u32 = 0;
+
+export function largestIndex(): u32 {
+  return largest;
+}
+
+function largestOf(a: u32, b: u32, c: u32, d: u32): u32 {
+  const ab = a > b ? a : b;
+  const cd = c > d ? c : d;
+  return ab > cd ? ab : cd;
+}
+
 /** How many digits the last shortIndex read: 1 to 7, else 0 (none, or eight or more: the loop's case). */
 let indexDigits: usize = 0;
 
@@ -626,6 +639,7 @@ function usualTriangle(p: usize, end: usize, out: usize): usize {
   store<u32>(out, a);
   store<u32>(out + 4, b);
   store<u32>(out + 8, c);
+  largest = largestOf(largest, a, b, c);
   return i;
 }
 
@@ -634,6 +648,7 @@ function usualTriangle(p: usize, end: usize, out: usize): usize {
  * (1 to 9 digits each) to out. Returns how many.
  */
 export function readTriangles(start: usize, end: usize, out: usize, max: i32): i32 {
+  largest = 0;
   let i = skipXmlSpace(start);
   let n: i32 = 0;
   xmlEnd = i;
@@ -683,9 +698,13 @@ export function readTriangles(start: usize, end: usize, out: usize, max: i32): i
     }
     if (!whole || i > end) break;
     const o = out + usize(n) * 12;
-    store<u32>(o, load<u32>(V123));
-    store<u32>(o + 4, load<u32>(V123 + 4));
-    store<u32>(o + 8, load<u32>(V123 + 8));
+    const a = load<u32>(V123);
+    const b = load<u32>(V123 + 4);
+    const c = load<u32>(V123 + 8);
+    store<u32>(o, a);
+    store<u32>(o + 4, b);
+    store<u32>(o + 8, c);
+    largest = largestOf(largest, a, b, c);
     n++;
     i = skipXmlSpace(i);
     xmlEnd = i;

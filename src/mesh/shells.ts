@@ -20,6 +20,8 @@
 // which every closed shell counts as solid. One shell (most models) costs a union-find pass and nothing
 // else: its sign is the whole sum's.
 
+import { NON_MANIFOLD, UNBALANCED } from './edge-census.ts';
+
 /** Union-find parents as id + 1 (0: a vertex no face uses); each component's root is its smallest id. */
 export interface ShellLabels {
   parent: Int32Array;
@@ -176,10 +178,7 @@ const PARALLEL = 1e-18;
 
 type Positions = Float64Array | Float32Array;
 
-/** An edge whose faces do not run as often one way as the other: its shell is open (or wound inconsistently). */
-export const UNBALANCED = 1;
-/** An edge of more than two faces: its shell may wrap space more than once, so it is never a void. */
-export const NON_MANIFOLD = 2;
+export { NON_MANIFOLD, UNBALANCED };
 
 export interface ShellInput {
   faces: Int32Array;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { edgeCensus, Topology } from './topology.ts';
+import { edgeCensus } from './edge-census.ts';
+import { Topology } from './topology.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
 describe('edgeCensus', () => {

@@ -1,20 +1,18 @@
 // The watertight check: weld corners into vertex ids (a 3MF mesh's used vertices once each, in their order
 // of first use: the same ids, scene.ts measureInstances), keep each face's three ids, and at the end
-// count how many faces use each undirected edge. Counting is done by grouping edges under their
-// smaller vertex (a counting sort into one Int32Array) and sorting each small group: sequential
-// memory access instead of a hash probe per edge, and no input can make it quadratic. The same ids
-// label the shells (connected components, a union-find over the faces), which shells.ts measures
-// one by one when there are several.
+// count how many faces use each undirected edge (edge-census.ts; a big mesh's on a helper thread,
+// census-thread.ts). The same ids label the shells (connected components, a union-find over the faces),
+// which shells.ts measures one by one when there are several.
 
 import {
-  labelShells,
-  NON_MANIFOLD,
-  resolveShells,
-  type ShellSummary,
-  singleShell,
-  UNBALANCED,
-  type WholeMesh,
-} from './shells.ts';
+  censusElsewhere,
+  HELPER_FACES,
+  type PendingCensus,
+  sharedInt32,
+  sharedUint8,
+} from './census-thread.ts';
+import { type EdgeCensus, edgeCensus } from './edge-census.ts';
+import { labelShells, resolveShells, type ShellSummary, singleShell, type WholeMesh } from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
@@ -44,13 +42,6 @@ function indexedFaceBlock(
     f += 3;
   }
   return f / 3;
-}
-
-export interface EdgeCensus {
-  openEdges: number;
-  nonManifoldEdges: number;
-  /** Edges of an odd number of faces (1, 3...): their shell is not closed. */
-  oddEdges: number;
 }
 
 /** A welded mesh: faces as vertex id triples, positions as x, y, z at 3 * id (vertexCount of them). */
@@ -93,7 +84,29 @@ export class Topology implements TriangleSink {
     this.expectedTriangles = expectedTriangles;
     this.keepPositions = options.keepPositions ?? false;
     this.keepMesh = options.keepMesh ?? false;
-    this.faces = new Int32Array(3 * Math.max(1024, expectedTriangles));
+    this.faces = Topology.facesOf(3 * Math.max(1024, expectedTriangles));
+  }
+
+  /** Faces of a big mesh go in shared memory, for the census helper (census-thread.ts). */
+  private static facesOf(length: number): Int32Array {
+    return length >= 3 * HELPER_FACES ? sharedInt32(length) : new Int32Array(length);
+  }
+
+  /** The census handed to the helper by beginCensus, if it took it. */
+  private pending: PendingCensus | null = null;
+  private pendingMarks: Uint8Array | null = null;
+
+  /**
+   * Hands the edge census to the helper thread now, when no face will be added any more, so that it runs
+   * while this thread does the rest (a 3MF model's geometry, the shells' labels). result() collects it.
+   */
+  beginCensus(): void {
+    if (this.pending !== null) return;
+    const vertexCount = this.maxId + 1;
+    if (this.faceCount < HELPER_FACES || !(this.faces.buffer instanceof SharedArrayBuffer)) return;
+    const marks = sharedUint8(vertexCount);
+    this.pending = censusElsewhere(this.faces, this.faceCount, vertexCount, marks);
+    if (this.pending !== null) this.pendingMarks = marks;
   }
 
   triangles(p: Float64Array, ids: Int32Array | null, n: number): void {
@@ -210,7 +223,7 @@ export class Topology implements TriangleSink {
 
   private reserve(n: number): void {
     if (3 * (this.faceCount + n) > this.faces.length) {
-      const next = new Int32Array(Math.max(this.faces.length * 2, 3 * (this.faceCount + n)));
+      const next = Topology.facesOf(Math.max(this.faces.length * 2, 3 * (this.faceCount + n)));
       next.set(this.faces.subarray(0, 3 * this.faceCount));
       this.faces = next;
     }
@@ -224,6 +237,7 @@ export class Topology implements TriangleSink {
     const faces = this.faces;
     const faceCount = this.faceCount;
     const vertexCount = this.maxId + 1;
+    this.beginCensus();
     const labels = labelShells(faces, faceCount, vertexCount);
     // Several shells are measured one by one, from the positions. The text formats' are an array they
     // have anyway; a binary STL's are read out of its weld table (12 bytes a vertex), only when needed.
@@ -238,8 +252,15 @@ export class Topology implements TriangleSink {
     this.float32Welder = null;
     this.idPositions = null;
     this.faces = new Int32Array(0);
-    const marks = new Uint8Array(vertexCount);
-    const { oddEdges, ...census } = edgeCensus(faces, faceCount, vertexCount, marks);
+    let marks = this.pendingMarks;
+    let counted = this.pending?.wait() ?? null;
+    this.pending = null;
+    this.pendingMarks = null;
+    if (counted === null || marks === null) {
+      marks = new Uint8Array(vertexCount);
+      counted = edgeCensus(faces, faceCount, vertexCount, marks);
+    }
+    const { oddEdges, ...census } = counted;
     // Closed: every edge's faces run as often one way as the other (an odd count never does).
     const closed = oddEdges === 0 && labels.winding === 0;
     // One shell with no edge of more than two faces (the common case): the whole mesh's signed volume
@@ -258,82 +279,5 @@ export class Topology implements TriangleSink {
     if (this.welder !== null) return this.welder.coords;
     if (this.float32Welder !== null) return this.float32Welder.positions();
     return this.idPositions;
-  }
-}
-
-/**
- * Open (1 use), non-manifold (3+ uses) and odd (an odd number of uses: never closed) edges of faces given as
- * vertex id triples. marks, if given, gets UNBALANCED (odd) and NON_MANIFOLD at the smaller end of such
- * edges. Whether the faces of an edge run once each way is checked apart (labelShells' winding sums).
- */
-export function edgeCensus(
-  faces: Int32Array,
-  faceCount: number,
-  vertexCount: number,
-  marks: Uint8Array | null = null,
-): EdgeCensus {
-  const edgeCount = 3 * faceCount;
-  // start[v] .. start[v + 1]: the larger ends of the edges whose smaller end is v.
-  const start = new Int32Array(vertexCount + 1);
-  for (let k = 0; k < edgeCount; k += 3) {
-    const a = faces[k]!;
-    const b = faces[k + 1]!;
-    const c = faces[k + 2]!;
-    start[a < b ? a : b]!++;
-    start[b < c ? b : c]!++;
-    start[c < a ? c : a]!++;
-  }
-  let sum = 0;
-  for (let v = 0; v <= vertexCount; v++) {
-    sum += start[v]!;
-    start[v] = sum;
-  }
-  const others = new Int32Array(edgeCount);
-  for (let k = edgeCount - 3; k >= 0; k -= 3) {
-    const a = faces[k]!;
-    const b = faces[k + 1]!;
-    const c = faces[k + 2]!;
-    if (a < b) others[--start[a]!] = b;
-    else others[--start[b]!] = a;
-    if (b < c) others[--start[b]!] = c;
-    else others[--start[c]!] = b;
-    if (c < a) others[--start[c]!] = a;
-    else others[--start[a]!] = c;
-  }
-  let open = 0;
-  let nonManifold = 0;
-  let odd = 0;
-  for (let v = 0; v < vertexCount; v++) {
-    const from = start[v]!;
-    const to = start[v + 1]!;
-    if (to - from > 16) others.subarray(from, to).sort();
-    else insertionSort(others, from, to);
-    let k = from;
-    while (k < to) {
-      const value = others[k]!;
-      let run = k + 1;
-      while (run < to && others[run] === value) run++;
-      const uses = run - k;
-      if (uses !== 2) {
-        if (uses === 1) open++;
-        else nonManifold++;
-        if ((uses & 1) === 1) odd++;
-        if (marks !== null) marks[v]! |= (uses > 2 ? NON_MANIFOLD : 0) | (uses & 1 ? UNBALANCED : 0);
-      }
-      k = run;
-    }
-  }
-  return { openEdges: open, nonManifoldEdges: nonManifold, oddEdges: odd };
-}
-
-function insertionSort(a: Int32Array, from: number, to: number): void {
-  for (let i = from + 1; i < to; i++) {
-    const x = a[i]!;
-    let j = i - 1;
-    while (j >= from && a[j]! > x) {
-      a[j + 1] = a[j]!;
-      j--;
-    }
-    a[j + 1] = x;
   }
 }

@@ -90,7 +90,8 @@ export function merged(...meshes: IndexedMesh[]): IndexedMesh {
   const faces: number[][] = [];
   for (const mesh of meshes) {
     const base = vertices.length / 3;
-    vertices.push(...mesh.vertices);
+    // One at a time: a spread of a big mesh's coordinates would overflow the stack.
+    for (const v of mesh.vertices) vertices.push(v);
     for (const f of mesh.faces) faces.push(f.map((i) => i + base));
   }
   return { vertices, faces };

@@ -192,7 +192,7 @@ export function measureInstances(instances: Instance[], geometry: Geometry, topo
   // its triangles, not its mesh's vertex count.
   const seen = new Int32Array(capacity);
   let epoch = 0;
-  for (const { mesh, transform, mirrored } of instances) {
+  for (const [n, { mesh, transform, mirrored }] of instances.entries()) {
     epoch++;
     const t = mesh.triangles;
     const second = mirrored ? 2 : 1;
@@ -206,6 +206,8 @@ export function measureInstances(instances: Instance[], geometry: Geometry, topo
       topology?.weldVertices(placed, order, from, used, ids);
     }
     topology?.indexedFaces(t, ids, second, third);
+    // Every face is in: the census can run on the helper thread while this one measures (census-thread.ts).
+    if (n === instances.length - 1) topology?.beginCensus();
     geometry.addIndexed(placed, t, second, third);
   }
 }

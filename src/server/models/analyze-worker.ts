@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
+import { startCensusHelper } from '../../mesh/census-thread.ts';
 import {
   analyse3mf,
   assertEnclosesVolume,
@@ -478,6 +479,8 @@ function warmupStl(): Uint8Array {
  * one) while its own bytes are still arriving.
  */
 export async function warm(): Promise<null> {
+  // The thread that takes big meshes' edge census while this one labels their shells (census-thread.ts).
+  startCensusHelper();
   const bytes = warmupStl();
   const options = { totalSize: bytes.length, keepMesh: true, collectTriangles: INLINE_EXTRAS_TRIANGLES };
   const analyzer = createMeshAnalyzer('stl-binary', options);

@@ -25,6 +25,7 @@ import zlib from 'node:zlib';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import yauzl from 'yauzl';
+import { censusHelperReady, startCensusHelper } from '../src/mesh/census-thread.ts';
 import { createMeshAnalyzer, detectFormat, type MeshAnalysis, type MeshFormat } from '../src/mesh/index.ts';
 import { createParser } from '../src/mesh/parse.ts';
 import { HEADER_BYTES, RECORD_BYTES } from '../src/mesh/stl-binary.ts';
@@ -487,6 +488,11 @@ async function main(): Promise<void> {
 function selected(name: string): boolean {
   return !process.env.MESH_ONLY || name.includes(process.env.MESH_ONLY);
 }
+
+// As the server's analysis threads do at their warm-up (analyze-worker.ts warm): the thread that takes big
+// meshes' edge census (census-thread.ts) listens before the first analysis, its own memory in the baseline.
+startCensusHelper();
+while (!censusHelperReady()) await new Promise((f) => setTimeout(f, 10));
 
 if (process.argv[2] === '--child') {
   const [, , , kind, name, file, ext, format] = process.argv;

@@ -87,7 +87,7 @@ export class Topology implements TriangleSink {
     this.faces = Topology.facesOf(3 * Math.max(1024, expectedTriangles));
   }
 
-  /** Faces of a big mesh go in shared memory, for the census helper (census-thread.ts). */
+  /** Faces of a big mesh of a known size go in shared memory, for the census helper (census-thread.ts). */
   private static facesOf(length: number): Int32Array {
     return length >= 3 * HELPER_FACES ? sharedInt32(length) : new Int32Array(length);
   }
@@ -223,7 +223,9 @@ export class Topology implements TriangleSink {
 
   private reserve(n: number): void {
     if (3 * (this.faceCount + n) > this.faces.length) {
-      const next = Topology.facesOf(Math.max(this.faces.length * 2, 3 * (this.faceCount + n)));
+      // Grown faces (a text format's, of a count not known before) stay private: shared memory is not
+      // collected as eagerly, and the garbage of each doubling would raise the peak (~13 MB for a 64 MB OBJ).
+      const next = new Int32Array(Math.max(this.faces.length * 2, 3 * (this.faceCount + n)));
       next.set(this.faces.subarray(0, 3 * this.faceCount));
       this.faces = next;
     }

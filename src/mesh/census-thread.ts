@@ -1,7 +1,7 @@
-// The edge census of a big mesh on a helper thread, while this thread labels the mesh's shells (and, for a
-// 3MF model, measures it): the census is the longest step of the watertight check (about a third of a
+// The edge census of a big 3MF model on a helper thread, while this thread measures it and labels its
+// shells: the census is the longest step of the watertight check (about a third of a
 // 500,000-triangle 3MF's analysis), and a second core is otherwise idle then. The faces and the marks live
-// in SharedArrayBuffers (Topology allocates them so for big meshes); the helper answers through one, on
+// in SharedArrayBuffers (Topology allocates them so for 3MF models); the helper answers through one, on
 // which this thread waits with Atomics.wait. The helper starts on the first big mesh, whose census is made
 // here meanwhile, and stays (unref'd). Anything wrong with it (an error, no answer in time) retires it for
 // good: the census is then made here, into fresh marks, as it always was for small meshes.

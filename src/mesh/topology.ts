@@ -80,16 +80,20 @@ export class Topology implements TriangleSink {
   /** After result, with keepMesh: the faces (vertex ids, 3 a face) and positions (x, y, z at 3 * id). */
   kept: WeldedMesh | null = null;
 
-  constructor(expectedTriangles = 0, options: { keepPositions?: boolean; keepMesh?: boolean } = {}) {
+  constructor(
+    expectedTriangles = 0,
+    options: { keepPositions?: boolean; keepMesh?: boolean; sharedFaces?: boolean } = {},
+  ) {
     this.expectedTriangles = expectedTriangles;
     this.keepPositions = options.keepPositions ?? false;
     this.keepMesh = options.keepMesh ?? false;
-    this.faces = Topology.facesOf(3 * Math.max(1024, expectedTriangles));
-  }
-
-  /** Faces of a big mesh of a known size go in shared memory, for the census helper (census-thread.ts). */
-  private static facesOf(length: number): Int32Array {
-    return length >= 3 * HELPER_FACES ? sharedInt32(length) : new Int32Array(length);
+    const length = 3 * Math.max(1024, expectedTriangles);
+    // A 3MF model's faces go in shared memory, for the census helper (census-thread.ts). Not an STL's: the
+    // census made elsewhere leaves its weld table (garbage by then, ~32 MB for a 64 MB file) to a later
+    // collection, which the census here prompts by its own allocations, and the peak would rise past its
+    // target.
+    this.faces =
+      options.sharedFaces && length >= 3 * HELPER_FACES ? sharedInt32(length) : new Int32Array(length);
   }
 
   /** The census handed to the helper by beginCensus, if it took it. */

@@ -135,7 +135,8 @@ export function analyse3mf(
   model: ThreeMfModel,
   options: Pick<AnalyzerOptions, 'topology' | 'collectTriangles'> = {},
 ): { analysis: MeshAnalysis; triangles: Float32Array | null } {
-  const topology = options.topology === false ? null : new Topology(model.triangles);
+  // Its faces in shared memory: a big model's census runs on the helper thread while this one measures.
+  const topology = options.topology === false ? null : new Topology(model.triangles, { sharedFaces: true });
   const geometry = new Geometry();
   // Kept only when they are all kept (CollectSink gives up past its cap): a small model's emit is cheap.
   const cap = options.collectTriangles ?? 0;

@@ -489,14 +489,14 @@ function selected(name: string): boolean {
   return !process.env.MESH_ONLY || name.includes(process.env.MESH_ONLY);
 }
 
-// As the server's analysis threads do at their warm-up (analyze-worker.ts warm): the thread that takes big
-// meshes' edge census (census-thread.ts) listens before the first analysis, its own memory in the baseline.
-startCensusHelper();
-while (!censusHelperReady()) await new Promise((f) => setTimeout(f, 10));
-
 if (process.argv[2] === '--child') {
   const [, , , kind, name, file, ext, format] = process.argv;
   child(kind!, { name: name!, file: file!, ext: ext as 'stl' | 'obj', format: format as MeshFormat });
 } else {
+  // As the server's analysis threads do at their warm-up (analyze-worker.ts warm): the thread that takes a
+  // big 3MF model's edge census (census-thread.ts) listens before the first analysis. The memory children
+  // (STL and OBJ, which never use it) do without.
+  startCensusHelper();
+  while (!censusHelperReady()) await new Promise((f) => setTimeout(f, 10));
   await main();
 }

@@ -497,6 +497,6 @@ if (process.argv[2] === '--child') {
   // big 3MF model's edge census (census-thread.ts) listens before the first analysis. The memory children
   // (STL and OBJ, which never use it) do without.
   startCensusHelper();
-  while (!censusHelperReady()) await new Promise((f) => setTimeout(f, 10));
+  for (let k = 0; k < 500 && !censusHelperReady(); k++) await new Promise((f) => setTimeout(f, 10));
   await main();
 }

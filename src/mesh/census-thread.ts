@@ -2,9 +2,11 @@
 // shells: the census is the longest step of the watertight check (about a third of a
 // 500,000-triangle 3MF's analysis), and a second core is otherwise idle then. The faces and the marks live
 // in SharedArrayBuffers (Topology allocates them so for 3MF models); the helper answers through one, on
-// which this thread waits with Atomics.wait. The helper starts on the first big mesh, whose census is made
-// here meanwhile, and stays (unref'd). Anything wrong with it (an error, no answer in time) retires it for
-// good: the census is then made here, into fresh marks, as it always was for small meshes.
+// which this thread waits with Atomics.wait. The helper starts at the analysis thread's warm-up (or on the
+// first big model, whose census is made here meanwhile) and stays, unref'd: ~10 MB, plus what its last census
+// used (~27 bytes a face) until its next one or until the analysis thread exits (a minute idle), since an idle
+// thread does not collect. Anything wrong with it (it cannot start, an error, no answer in time) retires it
+// for good: the census is then made here, into fresh marks, as it always is for small models.
 
 import { Worker } from 'node:worker_threads';
 import { censusSource, type EdgeCensus } from './edge-census.ts';
@@ -12,8 +14,9 @@ import { censusSource, type EdgeCensus } from './edge-census.ts';
 /** Faces from which the census goes to the helper: below, it takes a few milliseconds here. */
 export const HELPER_FACES = 100_000;
 /**
- * Far beyond any census (a 5,000,000-triangle one takes ~0.5 s): only a helper that died waits this long
- * (its death cannot be seen while this thread waits), once, before it is retired.
+ * Far beyond any census (a 5,000,000-triangle one takes ~0.5 s, and one an analysis that failed left
+ * behind is answered first): only a helper that died waits this long (its death cannot be seen while this
+ * thread waits), once, before it is retired.
  */
 const ANSWER_TIMEOUT_MS = 5_000;
 
@@ -54,6 +57,8 @@ function helperSource(): string {
     answerCensus.toString(),
     "const { parentPort, workerData } = require('node:worker_threads');",
     'parentPort.on("message", (message) => answerCensus(message, edgeCensus));',
+    // Ready once its census has run: a source that does not (a code transform's stray reference) never is.
+    'edgeCensus(new Int32Array([0, 1, 2]), 1, 3, new Uint8Array(3));',
     'Atomics.store(workerData.ready, 0, 1);',
   ].join('\n');
 }
@@ -69,7 +74,14 @@ function retire(): void {
 export function startCensusHelper(): void {
   if (helper !== null || retired) return;
   const ready = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(helperSource(), { eval: true, execArgv: [], workerData: { ready } });
+  let worker: Worker;
+  try {
+    worker = new Worker(helperSource(), { eval: true, execArgv: [], workerData: { ready } });
+  } catch {
+    // No threads allowed here (a permission model, a resource limit): every census is made here.
+    retired = true;
+    return;
+  }
   worker.unref();
   worker.on('error', retire);
   worker.on('exit', () => {

@@ -1,6 +1,6 @@
 // The watertight check: weld corners into vertex ids (a 3MF mesh's used vertices once each, in their order
 // of first use: the same ids, scene.ts measureInstances), keep each face's three ids, and at the end
-// count how many faces use each undirected edge (edge-census.ts; a big mesh's on a helper thread,
+// count how many faces use each undirected edge (edge-census.ts; a big 3MF model's on a helper thread,
 // census-thread.ts). The same ids label the shells (connected components, a union-find over the faces),
 // which shells.ts measures one by one when there are several.
 
@@ -247,7 +247,8 @@ export class Topology implements TriangleSink {
     const labels = labelShells(faces, faceCount, vertexCount);
     // Several shells are measured one by one, from the positions. The text formats' are an array they
     // have anyway; a binary STL's are read out of its weld table (12 bytes a vertex), only when needed.
-    // The weld tables go before the census, its memory peak.
+    // The weld tables go before the census, its memory peak (made here; a 3MF model's on the helper thread
+    // may have begun already, beside them).
     const binary = this.float32Welder !== null;
     let positions = !binary || labels.count > 1 || this.keepPositions ? this.positions() : null;
     if (this.keepMesh) {

@@ -2,6 +2,7 @@
 // and render it. Past the cap it gives up (keeping memory bounded) rather than thinning the mesh,
 // which would render with holes; the caller then renders with a second streamed pass.
 
+import { keepShape } from './keep-shapes.ts';
 import type { TriangleSink } from './types.ts';
 
 export class CollectSink implements TriangleSink {
@@ -53,3 +54,7 @@ export class TeeSink implements TriangleSink {
     for (const sink of this.sinks) sink.vertexPositions?.(coordinates);
   }
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new CollectSink(0));
+keepShape(new TeeSink([]));

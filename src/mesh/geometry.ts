@@ -11,6 +11,7 @@
 
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError } from './errors.ts';
+import { keepShape } from './keep-shapes.ts';
 import { BATCH_TRIANGLES } from './types.ts';
 
 const LIMIT = MAX_COORDINATE;
@@ -34,19 +35,22 @@ export interface GeometryResult {
   origin: [number, number, number];
 }
 
+const VOLUME = 0;
+const VOLUME_C = 1;
+const AREA = 2;
+const AREA_C = 3;
+const RUN_VOLUME = 4;
+const RUN_AREA = 5;
+
 export class Geometry {
   private count = 0;
   private degenerate = 0;
-  private volume = 0;
-  private volumeCompensation = 0;
-  private area = 0;
-  private areaCompensation = 0;
-  // Sums of the current run of BATCH_TRIANGLES.
-  private runVolume = 0;
-  private runArea = 0;
-  private ox = 0;
-  private oy = 0;
-  private oz = 0;
+  // The sums and the origin are kept in Float64Arrays, not in fields made with 0 that later hold fractions:
+  // such a field moves the object to a new map, which keep-shapes.ts could not keep.
+  /** VOLUME, AREA and their compensations; RUN_VOLUME, RUN_AREA: the current run of BATCH_TRIANGLES. */
+  private readonly sums = new Float64Array(6);
+  /** The point the signed volume is summed around (the first vertex): x, y, z. */
+  private readonly origin = new Float64Array(3);
   private minX = Infinity;
   private minY = Infinity;
   private minZ = Infinity;
@@ -61,17 +65,18 @@ export class Geometry {
   addTriangles(p: Float64Array, n: number): void {
     if (n === 0) return;
     if (this.count === 0) this.setOrigin(p[0]!, p[1]!, p[2]!);
-    const ox = this.ox;
-    const oy = this.oy;
-    const oz = this.oz;
+    const origin = this.origin;
+    const ox = origin[0]!;
+    const oy = origin[1]!;
+    const oz = origin[2]!;
     let minX = this.minX;
     let minY = this.minY;
     let minZ = this.minZ;
     let maxX = this.maxX;
     let maxY = this.maxY;
     let maxZ = this.maxZ;
-    let volume = this.runVolume;
-    let area = this.runArea;
+    let volume = this.sums[RUN_VOLUME]!;
+    let area = this.sums[RUN_AREA]!;
     let degenerate = 0;
     for (let k = 0, end = n * 9; k < end; k += 9) {
       const ax = p[k]!;
@@ -166,17 +171,18 @@ export class Geometry {
       const o = 3 * tri[from]!;
       this.setOrigin(xyz[o]!, xyz[o + 1]!, xyz[o + 2]!);
     }
-    const ox = this.ox;
-    const oy = this.oy;
-    const oz = this.oz;
+    const origin = this.origin;
+    const ox = origin[0]!;
+    const oy = origin[1]!;
+    const oz = origin[2]!;
     let minX = this.minX;
     let minY = this.minY;
     let minZ = this.minZ;
     let maxX = this.maxX;
     let maxY = this.maxY;
     let maxZ = this.maxZ;
-    let volume = this.runVolume;
-    let area = this.runArea;
+    let volume = this.sums[RUN_VOLUME]!;
+    let area = this.sums[RUN_AREA]!;
     let degenerate = 0;
     for (let k = from, end = from + 3 * n; k < end; k += 3) {
       const a = 3 * tri[k]!;
@@ -261,17 +267,18 @@ export class Geometry {
         view.getFloat32(offset + 20, true),
       );
     }
-    const ox = this.ox;
-    const oy = this.oy;
-    const oz = this.oz;
+    const origin = this.origin;
+    const ox = origin[0]!;
+    const oy = origin[1]!;
+    const oz = origin[2]!;
     let minX = this.minX;
     let minY = this.minY;
     let minZ = this.minZ;
     let maxX = this.maxX;
     let maxY = this.maxY;
     let maxZ = this.maxZ;
-    let volume = this.runVolume;
-    let area = this.runArea;
+    let volume = this.sums[RUN_VOLUME]!;
+    let area = this.sums[RUN_AREA]!;
     let degenerate = 0;
     for (let r = 0, o = offset + 12; r < n; r++, o += 50) {
       const ax = view.getFloat32(o, true);
@@ -343,8 +350,9 @@ export class Geometry {
   }
 
   result(): GeometryResult {
-    const [volume, volumeCompensation] = neumaier(this.volume, this.volumeCompensation, this.runVolume);
-    const [area, areaCompensation] = neumaier(this.area, this.areaCompensation, this.runArea);
+    const s = this.sums;
+    const [volume, volumeCompensation] = neumaier(s[VOLUME]!, s[VOLUME_C]!, s[RUN_VOLUME]!);
+    const [area, areaCompensation] = neumaier(s[AREA]!, s[AREA_C]!, s[RUN_AREA]!);
     return {
       triangles: this.count,
       degenerateFaces: this.degenerate,
@@ -352,14 +360,14 @@ export class Geometry {
       area2: area + areaCompensation,
       min: [this.minX, this.minY, this.minZ],
       max: [this.maxX, this.maxY, this.maxZ],
-      origin: [this.ox, this.oy, this.oz],
+      origin: [this.origin[0]!, this.origin[1]!, this.origin[2]!],
     };
   }
 
   private setOrigin(x: number, y: number, z: number): void {
-    this.ox = x;
-    this.oy = y;
-    this.oz = z;
+    this.origin[0] = x;
+    this.origin[1] = y;
+    this.origin[2] = z;
   }
 
   private store(
@@ -388,13 +396,14 @@ export class Geometry {
         `The model has more than ${MAX_TRIANGLES.toLocaleString('en-US')} triangles: please simplify it before uploading.`,
       );
     }
-    this.runVolume = volume;
-    this.runArea = area;
+    const s = this.sums;
+    s[RUN_VOLUME] = volume;
+    s[RUN_AREA] = area;
     if (this.count % BATCH_TRIANGLES === 0) {
-      [this.volume, this.volumeCompensation] = neumaier(this.volume, this.volumeCompensation, volume);
-      [this.area, this.areaCompensation] = neumaier(this.area, this.areaCompensation, area);
-      this.runVolume = 0;
-      this.runArea = 0;
+      [s[VOLUME], s[VOLUME_C]] = neumaier(s[VOLUME]!, s[VOLUME_C]!, volume);
+      [s[AREA], s[AREA_C]] = neumaier(s[AREA]!, s[AREA_C]!, area);
+      s[RUN_VOLUME] = 0;
+      s[RUN_AREA] = 0;
     }
   }
 }
@@ -415,3 +424,6 @@ function findBadRecord(view: DataView, offset: number, n: number, firstIndex: nu
     }
   }
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new Geometry());

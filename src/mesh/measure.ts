@@ -1,6 +1,7 @@
 // The analysis sink of the text formats: geometry (volume, area, box) and, optionally, topology.
 
 import { Geometry } from './geometry.ts';
+import { keepShape } from './keep-shapes.ts';
 import type { Topology } from './topology.ts';
 import type { TriangleSink } from './types.ts';
 
@@ -21,3 +22,6 @@ export class MeasureSink implements TriangleSink {
     this.topology?.vertexPositions(coordinates);
   }
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new MeasureSink(null));

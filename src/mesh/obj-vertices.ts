@@ -1,6 +1,7 @@
 // The vertices of an OBJ file as they stream in: welded by exact position as they arrive (so faces
 // come out as welded ids and the watertight check needs no second hash), or kept as they are.
 
+import { keepShape } from './keep-shapes.ts';
 import { VertexWelder } from './vertex-welder.ts';
 
 /** Vertices waiting to be welded together (welding in batches overlaps the memory accesses). */
@@ -110,3 +111,6 @@ function grow(a: Int32Array, least: number): Int32Array {
   next.set(a);
   return next;
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new ObjVertices(true));

@@ -6,6 +6,7 @@
 
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError, quoteToken } from './errors.ts';
+import { keepShape } from './keep-shapes.ts';
 import { latin1, NOT_FINITE, parseDecimal, parsedNumber, tokenEnd } from './number-parser.ts';
 import { ObjVertices } from './obj-vertices.ts';
 import { MAX_TOKEN, type RangeParser, TextChunker, tokenTooLong } from './text-chunker.ts';
@@ -398,3 +399,6 @@ export function createObjParser(sink: TriangleSink, options: ObjOptions = {}): O
     sawLinesOrPoints: () => ranges.sawLinesOrPoints,
   };
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new ObjRanges({ triangles() {} }, { fastPath: false }));

@@ -5,6 +5,7 @@
 
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError, quoteToken } from './errors.ts';
+import { keepShape } from './keep-shapes.ts';
 import { latin1, NOT_FINITE, parseDecimal, parsedNumber, tokenEnd } from './number-parser.ts';
 import { MAX_TOKEN, type RangeParser, TextChunker, tokenTooLong } from './text-chunker.ts';
 import { BATCH_TRIANGLES, type ChunkParser, type TriangleSink } from './types.ts';
@@ -250,3 +251,6 @@ class AsciiStlRanges implements RangeParser {
 export function createAsciiStlParser(sink: TriangleSink, options: { fastPath?: boolean } = {}): ChunkParser {
   return new TextChunker(new AsciiStlRanges(sink, options.fastPath !== false));
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new AsciiStlRanges({ triangles() {} }, false));

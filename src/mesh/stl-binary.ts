@@ -5,6 +5,7 @@
 import { badCoordinate, MAX_COORDINATE } from './coordinates.ts';
 import { MeshError } from './errors.ts';
 import type { Geometry } from './geometry.ts';
+import { keepShape } from './keep-shapes.ts';
 import type { Topology } from './topology.ts';
 import { BATCH_TRIANGLES, type ChunkParser, type TriangleSink } from './types.ts';
 
@@ -146,3 +147,6 @@ export class BinaryStlParser implements ChunkParser {
     this.batchCount = 0;
   }
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new BinaryStlParser(null));

@@ -4,6 +4,7 @@
 // carried, so a 10 MB line costs no memory.
 
 import { MeshError } from './errors.ts';
+import { keepShape } from './keep-shapes.ts';
 
 export interface RangeParser {
   /** Parses buf[start, end); buf[end - 1] is a space, tab or newline, so every token is whole. */
@@ -118,3 +119,14 @@ export function tokenTooLong(line: number): MeshError {
     `Line ${line} has a word or number longer than ${MAX_TOKEN} characters.`,
   );
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(
+  new TextChunker({
+    parseRange() {},
+    skippingLine: () => false,
+    currentLine: () => 1,
+    skipsOverlongToken: () => false,
+    end() {},
+  }),
+);

@@ -12,6 +12,7 @@ import {
   sharedUint8,
 } from './census-thread.ts';
 import { type EdgeCensus, edgeCensus } from './edge-census.ts';
+import { keepShape } from './keep-shapes.ts';
 import { labelShells, resolveShells, type ShellSummary, singleShell, type WholeMesh } from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
@@ -288,3 +289,6 @@ export class Topology implements TriangleSink {
     return this.idPositions;
   }
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new Topology());

@@ -2,6 +2,8 @@
 // open-addressing hash over typed arrays: no JS objects per vertex, memory ~ 28 bytes a vertex.
 // The hash is seeded per instance so that crafted files cannot force long probe chains.
 
+import { keepShape } from './keep-shapes.ts';
+
 const CACHE_SIZE = 4096;
 const CACHE_MASK = CACHE_SIZE - 1;
 /** Float32Welder's cache: 16-byte lines, 256 KiB, which holds a few rows of a finely meshed model. */
@@ -322,3 +324,7 @@ function hash3(x: number, y: number, z: number, seed: number): number {
   h = Math.imul(h ^ z ^ (h >>> 13), 0xc2b2ae3d);
   return h ^ (h >>> 16);
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new VertexWelder());
+keepShape(new Float32Welder());

@@ -3,6 +3,7 @@
 // decoder keeps it; anything that can no longer become a character is refused at once, as the decoder does.
 
 import { isUtf8 } from 'node:buffer';
+import { keepShape } from '../keep-shapes.ts';
 
 export class Utf8Check {
   /** The start of a character cut by the end of the last chunk (1 to 3 bytes), or empty. */
@@ -59,3 +60,6 @@ function isCharacterStart(bytes: Uint8Array): boolean {
   }
   return true;
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new Utf8Check());

@@ -3,6 +3,7 @@
 // the module's memory once, and positions are given and returned in the caller's buffer.
 
 import { MAX_COORDINATE } from '../coordinates.ts';
+import { keepShape } from '../keep-shapes.ts';
 import { MAX_TOKEN } from '../text-chunker.ts';
 import { BATCH_TRIANGLES } from '../types.ts';
 import { TEXT_FAST_WASM } from './text-fast.wasm.ts';
@@ -96,6 +97,8 @@ class Engine {
     if (this.released) return;
     this.released = true;
     if (idle.length < 2) idle.push(this.wasm);
+    // The first engine of each kind given back keeps its maps (keep-shapes.ts).
+    keepShape(this);
   }
 
   /** Makes buf[start, end) readable by the fast paths, until the next load. */

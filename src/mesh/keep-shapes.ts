@@ -1,5 +1,5 @@
-// V8 gives a class's instances their hidden classes ("maps") field by field, and holds those maps only while
-// some object has them. An analysis makes its Geometry, welders, parsers and sinks afresh and drops them all
+// V8 gives a class's instances their hidden classes ("maps") field by field: the constructor holds the first,
+// and each later one lives only while some object has it. An analysis makes its Geometry, welders, parsers and sinks afresh and drops them all
 // at its end: once a collection had run between two analyses (a worker idle between uploads, the bench's
 // gc()), the next analysis got new maps, which threw away the optimized code of every hot loop that checked
 // the old ones, and their type feedback. The loops then ran in the interpreter until they were optimized

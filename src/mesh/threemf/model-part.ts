@@ -9,6 +9,7 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { MAX_TRIANGLES } from '../geometry.ts';
+import { keepShape } from '../keep-shapes.ts';
 import { partKey } from './archive.ts';
 import { createBytePath } from './fast-path.ts';
 
@@ -613,3 +614,6 @@ function asMeshError(err: unknown, partName: string): MeshError {
   const detail = err instanceof Error ? err.message.slice(0, 120) : String(err);
   return new MeshError('3mf-xml', `This 3MF file's part '${partName}' is not well-formed XML (${detail}).`);
 }
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new Growable((n) => new Float64Array(n)));

@@ -97,7 +97,8 @@ class Engine {
     if (this.released) return;
     this.released = true;
     if (idle.length < 2) idle.push(this.wasm);
-    // The first engine of each kind given back keeps its maps (keep-shapes.ts).
+    // The first engine of each kind given back keeps its maps (keep-shapes.ts), and with them its instance
+    // (one per kind, its memory bounded by a range or chunk), which it never uses again.
     keepShape(this);
   }
 

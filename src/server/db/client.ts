@@ -90,6 +90,31 @@ export function unavailableCause(err: unknown): Error | null {
 }
 
 /** Opens PGlite on a directory (or in memory when `dataDir` is undefined, or from a dumped snapshot). */
+/**
+ * PGlite runs each query on this thread, and its promises settle in microtasks: the queries of requests that
+ * arrive together ran back to back in one turn of the event loop, with no socket read or timer between (ten
+ * uploads starting at once: one block of 40-75 ms). Each query and transaction now starts in a turn of its own,
+ * one after the other, so whatever else waits runs between them; an idle shop pays one turn, microseconds.
+ */
+function queriesTakeTurns(pglite: PGlite): void {
+  let last: Promise<void> = Promise.resolve();
+  const nextTurn = (): Promise<void> => {
+    const turn = last.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    last = turn;
+    return turn;
+  };
+  const query = pglite.query.bind(pglite);
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.query = (async (...args: Parameters<typeof query>) => {
+    await nextTurn();
+    return query(...args);
+  }) as typeof pglite.query;
+  pglite.transaction = (async (...args: Parameters<typeof transaction>) => {
+    await nextTurn();
+    return transaction(...args);
+  }) as typeof pglite.transaction;
+}
+
 export async function openPglite(
   options: { dataDir?: string; loadDataDir?: Blob; migrate?: boolean } = {},
 ): Promise<Database & { pglite: PGlite }> {
@@ -97,6 +122,7 @@ export async function openPglite(
     options.dataDir,
     options.loadDataDir ? { loadDataDir: options.loadDataDir } : {},
   );
+  queriesTakeTurns(pglite);
   const db = drizzlePglite(pglite, { schema }) as unknown as Db;
   if (options.migrate !== false) await migratePglite(drizzlePglite(pglite), { migrationsFolder });
   return {

@@ -89,7 +89,6 @@ export function unavailableCause(err: unknown): Error | null {
   return null;
 }
 
-/** Opens PGlite on a directory (or in memory when `dataDir` is undefined, or from a dumped snapshot). */
 /**
  * PGlite runs each query on this thread, and its promises settle in microtasks: the queries of requests that
  * arrive together ran back to back in one turn of the event loop, with no socket read or timer between (ten
@@ -103,18 +102,16 @@ function queriesTakeTurns(pglite: PGlite): void {
     last = turn;
     return turn;
   };
-  const query = pglite.query.bind(pglite);
-  const transaction = pglite.transaction.bind(pglite);
-  pglite.query = (async (...args: Parameters<typeof query>) => {
-    await nextTurn();
-    return query(...args);
-  }) as typeof pglite.query;
-  pglite.transaction = (async (...args: Parameters<typeof transaction>) => {
-    await nextTurn();
-    return transaction(...args);
-  }) as typeof pglite.transaction;
+  const inTurn = <F extends (...args: never[]) => Promise<unknown>>(run: F): F =>
+    (async (...args: Parameters<F>) => {
+      await nextTurn();
+      return run(...args);
+    }) as F;
+  pglite.query = inTurn(pglite.query.bind(pglite));
+  pglite.transaction = inTurn(pglite.transaction.bind(pglite));
 }
 
+/** Opens PGlite on a directory (or in memory when `dataDir` is undefined, or from a dumped snapshot). */
 export async function openPglite(
   options: { dataDir?: string; loadDataDir?: Blob; migrate?: boolean } = {},
 ): Promise<Database & { pglite: PGlite }> {

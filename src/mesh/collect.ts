@@ -15,6 +15,10 @@ export class CollectSink implements TriangleSink {
     this.data = new Float32Array(9 * Math.min(cap, 4096));
   }
 
+  get closed(): boolean {
+    return this.data === null;
+  }
+
   triangles(positions: Float64Array, _ids: Int32Array | null, n: number): void {
     let data = this.data;
     if (data === null) return;

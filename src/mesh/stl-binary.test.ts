@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createMeshAnalyzer } from './analysis.ts';
+import { Geometry } from './geometry.ts';
+import { createParser } from './parse.ts';
 import { box, toBinaryStl, triangles, uvSphere } from './testing/generate.ts';
 import { analyzeChunked, outcome } from './testing/run.ts';
+import { BATCH_TRIANGLES } from './types.ts';
 
 const cube = triangles(box(20, 10, 5, -3, 4, 7));
 
@@ -92,6 +95,39 @@ describe('binary STL', () => {
       error: 'non-finite',
       message: 'The model has coordinates that are not numbers (NaN or infinity), in triangle 1.',
     });
+  });
+
+  it('stops decoding records for a sink that is closed, while the analysis still reads and checks them all', () => {
+    const sphere = triangles(uvSphere(10, 24, 12)); // 528 triangles
+    const bytes = toBinaryStl(sphere);
+    let handed = 0;
+    const sink = {
+      closed: false,
+      triangles(_positions: Float64Array, _ids: Int32Array | null, n: number) {
+        handed += n;
+        this.closed = handed >= BATCH_TRIANGLES;
+      },
+    };
+    const parser = createParser('stl-binary', sink, { geometry: new Geometry() });
+    parser.push(bytes);
+    parser.finish();
+    expect(handed).toBe(BATCH_TRIANGLES); // one batch, then nothing more
+
+    // Past a collect cap the preview's triangles are dropped, not the analysis' (nor its checks).
+    const whole = analyzeChunked(bytes, 'stl', 1 << 20);
+    const analyzer = createMeshAnalyzer('stl-binary', { collectTriangles: 300 });
+    analyzer.push(bytes);
+    expect(analyzer.finish()).toEqual(whole);
+    expect(analyzer.previewTriangles()).toBeNull();
+    const bad = Float64Array.from(sphere);
+    bad[9 * 499 + 2] = Number.NaN;
+    expect(
+      outcome(() => {
+        const a = createMeshAnalyzer('stl-binary', { collectTriangles: 300 });
+        a.push(toBinaryStl(bad));
+        return a.finish();
+      }),
+    ).toMatchObject({ error: 'non-finite', message: expect.stringContaining('in triangle 500') });
   });
 
   it('refuses a model whose faces all have zero area', () => {

@@ -32,7 +32,8 @@ export function trailingMessage(declared: number, extraBytes: number): string {
  * hands triangles in batches to a sink (preview) when given one.
  */
 export class BinaryStlParser implements ChunkParser {
-  private readonly sink: TriangleSink | null;
+  /** Let go once it is closed: its records are then no longer decoded. */
+  private sink: TriangleSink | null;
   private readonly geometry: Geometry | null;
   private readonly topology: Topology | null;
   private readonly header = new Uint8Array(HEADER_BYTES);
@@ -143,7 +144,10 @@ export class BinaryStlParser implements ChunkParser {
   }
 
   private flush(): void {
-    if (this.batchCount > 0 && this.sink !== null) this.sink.triangles(this.batch, null, this.batchCount);
+    if (this.batchCount > 0 && this.sink !== null) {
+      this.sink.triangles(this.batch, null, this.batchCount);
+      if (this.sink.closed) this.sink = null;
+    }
     this.batchCount = 0;
   }
 }

@@ -62,6 +62,11 @@ export interface TriangleSink {
    * (the parser's own array: read it, never change it).
    */
   vertexPositions?(coordinates: Float64Array): void;
+  /**
+   * True once the sink takes no more triangles (a CollectSink past its cap): a parser that decodes
+   * triangles only for its sink (binary STL) then stops decoding them.
+   */
+  readonly closed?: boolean;
 }
 
 /** A chunk-fed parser: push arbitrary slices of the file in order, then finish. */

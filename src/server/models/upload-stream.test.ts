@@ -322,6 +322,8 @@ describe('POST /api/uploads over a socket, followed as it streams in', () => {
     if (sent === 'gone') throw new Error('the upload broke off');
     expect(sent.status).toBe(201);
     expect(sent.timing).toMatch(/(^|, )streamed;dur=/);
+    // The stages in the order they happen: the checks before the file is read come first.
+    expect(sent.timing).toMatch(/^checks;dur=[\d.]+, receive;dur=[\d.]+, streamed;dur=/);
     const expected = analyzeMesh(bytes, 'stl');
     const body = JSON.parse(sent.body);
     expect(body).toMatchObject({ triangles: expected.triangles, watertight: expected.watertight });

@@ -30,6 +30,7 @@ export {
   renderFed,
 } from './preview.ts';
 export { DEFAULT_PREVIEW_SIZE, type PreviewOptions, renderPreview } from './rasterise.ts';
+export { type EarlyParts, type GrowingFile, readEarlyParts } from './threemf/early-parts.ts';
 export { analyse3mf, read3mf, type ThreeMfModel } from './threemf/read.ts';
 export type {
   BoundingBox,

@@ -13,7 +13,7 @@ import { Utf8Check } from './utf8.ts';
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 /** Model XML packs 3-20x; a part of a few MB that packs over this is a ZIP bomb. */
 export const MAX_PACKING_RATIO = 200;
-const RATIO_CHECKED_FROM_BYTES = 1024 * 1024;
+export const RATIO_CHECKED_FROM_BYTES = 1024 * 1024;
 
 const MB = 1024 * 1024;
 /** readBytes' chunks: inflated a megabyte at a time, zlib runs near its full speed (16 kB: a third of it). */
@@ -32,8 +32,24 @@ export function partKey(name: string): string {
   return name.replace(/\\/g, '/').replace(/^\/+/, '').toLowerCase();
 }
 
+/** Where a part lies in the archive, as its central directory says. */
+export interface PartPlace {
+  fileName: string;
+  localHeaderOffset: number;
+  compressionMethod: number;
+  compressedSize: number;
+  uncompressedSize: number;
+}
+
 export interface Archive {
   has(name: string): boolean;
+  /** Where a part lies, or null when there is no such part. */
+  place(name: string): PartPlace | null;
+  /**
+   * Counts a part read elsewhere (from its local header as the file arrived, early-parts.ts) as readText and
+   * readBytes count theirs: its limits are checked, with the same refusals.
+   */
+  admit(name: string): void;
   /** Streams one part's text (UTF-8) to onText, chunk by chunk. */
   readText(name: string, onText: (text: string) => void): Promise<void>;
   /** Streams one part's bytes, checked to be UTF-8, to onBytes, in chunks of at most a megabyte. */
@@ -75,7 +91,10 @@ export const AHEAD_BYTES = 8 * MB;
  */
 export function readAhead(
   stream: Readable,
-  entry: Pick<yauzl.Entry, 'fileName' | 'uncompressedSize'>,
+  entry: Pick<yauzl.Entry, 'fileName' | 'uncompressedSize'> & {
+    /** The size is only a limit (a part whose size comes after its data): a shorter part is not refused. */
+    atMost?: boolean;
+  },
   onBytes: (bytes: Uint8Array) => void,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -124,7 +143,7 @@ export function readAhead(
       }
       if (queue.length > 0) schedule();
       else if (ended) {
-        if (size < entry.uncompressedSize) fail(damaged());
+        if (size < entry.uncompressedSize && !entry.atMost) fail(damaged());
         else if (!utf8.end()) fail(notUtf8(entry));
         else {
           settled = true;
@@ -208,6 +227,20 @@ export async function openArchive(bytes: Uint8Array): Promise<Archive> {
   };
   return {
     has: (name) => entries.has(partKey(name)),
+    place(name) {
+      const entry = entries.get(partKey(name));
+      if (!entry) return null;
+      return {
+        fileName: entry.fileName,
+        localHeaderOffset: entry.relativeOffsetOfLocalHeader,
+        compressionMethod: entry.compressionMethod,
+        compressedSize: entry.compressedSize,
+        uncompressedSize: entry.uncompressedSize,
+      };
+    },
+    admit(name) {
+      entryToRead(name);
+    },
     async readText(name, onText) {
       const entry = entryToRead(name);
       let stream: Readable;

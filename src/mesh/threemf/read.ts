@@ -6,10 +6,11 @@ import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import { type AnalyzerOptions, toAnalysis } from '../analysis.ts';
 import { CollectSink } from '../collect.ts';
 import { MeshError } from '../errors.ts';
-import { Geometry } from '../geometry.ts';
+import { Geometry, MAX_TRIANGLES } from '../geometry.ts';
 import { Topology } from '../topology.ts';
 import type { MeshAnalysis, TriangleSink } from '../types.ts';
-import { type Archive, NOT_A_ZIP, openArchive, partKey } from './archive.ts';
+import { type Archive, NOT_A_ZIP, openArchive, type PartPlace, partKey } from './archive.ts';
+import type { EarlyPart, EarlyParts } from './early-parts.ts';
 import { createModelPartReader, type ModelPart, refuseDoctype, type TriangleBudget } from './model-part.ts';
 import { emitInstances, type Instance, measureInstances, resolveBuild } from './scene.ts';
 
@@ -64,6 +65,7 @@ async function readPart(
   name: string,
   budget: TriangleBudget,
   reading: PartReading,
+  early: EarlyParts | undefined,
 ): Promise<ModelPart> {
   if (!archive.has(name)) {
     throw new MeshError(
@@ -71,15 +73,43 @@ async function readPart(
       `This 3MF file refers to the model part '/${name}', which is not in the archive.`,
     );
   }
+  const read = early?.get(partKey(name));
+  // Read while the file arrived, from the same bytes: counted as if read now. Over the triangle budget it is
+  // read again (below), for the refusal the reading gives where it gives it.
+  if (
+    read &&
+    reading === 'bytes' &&
+    samePlace(read, archive.place(name)!) &&
+    budget.used + read.triangles <= MAX_TRIANGLES
+  ) {
+    archive.admit(name);
+    budget.used += read.triangles;
+    early!.delete(partKey(name)); // taken once
+    return read.part;
+  }
   const reader = createModelPartReader(partKey(name), budget, { fastLane: reading !== 'saxes' });
   if (reading === 'bytes') await archive.readBytes(name, reader.writeBytes);
   else await archive.readText(name, reader.write);
   return reader.end();
 }
 
+/** Whether a part read early lies where the central directory places the part of its name. */
+function samePlace(read: EarlyPart, place: PartPlace): boolean {
+  return (
+    read.place.localHeaderOffset === place.localHeaderOffset &&
+    read.place.compressionMethod === place.compressionMethod &&
+    read.place.compressedSize === place.compressedSize &&
+    read.place.uncompressedSize === place.uncompressedSize
+  );
+}
+
 export async function read3mf(
   bytes: Uint8Array,
-  options: { reading?: PartReading } = {},
+  options: {
+    reading?: PartReading;
+    /** Parts read while the file arrived (early-parts.ts): each used only where it lies as read. */
+    early?: EarlyParts;
+  } = {},
 ): Promise<ThreeMfModel> {
   const reading = options.reading ?? 'bytes';
   if (!ZIP_SIGNATURE.every((b, k) => bytes[k] === b)) {
@@ -96,7 +126,9 @@ export async function read3mf(
     }
     const rootKey = partKey(start);
     const budget: TriangleBudget = { used: 0 };
-    const parts = new Map<string, ModelPart>([[rootKey, await readPart(archive, rootKey, budget, reading)]]);
+    const parts = new Map<string, ModelPart>([
+      [rootKey, await readPart(archive, rootKey, budget, reading, options.early)],
+    ]);
     // The parts that other parts' components name, each read once.
     const queue = [rootKey];
     while (queue.length > 0) {
@@ -106,7 +138,7 @@ export async function read3mf(
         if (object.kind === 'components') refs.push(...object.components);
       for (const ref of refs) {
         if (parts.has(ref.part)) continue;
-        parts.set(ref.part, await readPart(archive, ref.part, budget, reading));
+        parts.set(ref.part, await readPart(archive, ref.part, budget, reading, options.early));
         queue.push(ref.part);
       }
     }

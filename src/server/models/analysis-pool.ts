@@ -104,8 +104,9 @@ export type AnalysisPool = {
    */
   upload(task: AnalyzeTask, client?: string): Promise<UploadAnalysis>;
   /**
-   * Starts following an STL or OBJ upload as it streams into `task.path`, if a thread is free right now
-   * and nobody is waiting for one (fair-queue.ts); null otherwise: the file is analysed once received.
+   * Starts following an upload as it streams into `task.path` (for a 3MF, its model parts: early-parts.ts),
+   * if a thread is free right now and nobody is waiting for one (fair-queue.ts); null otherwise: the file is
+   * analysed once received.
    * `expectedSize` is the request's length (at most the upload limit).
    */
   stream?(task: AnalyzeTask, client: string, expectedSize: number): UploadStream | null;
@@ -283,7 +284,6 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   const minRate = options.streamMinBytesPerSecond ?? STREAM_MIN_BYTES_PER_SECOND;
 
   function stream(task: AnalyzeTask, client: string, expectedSize: number): UploadStream | null {
-    if (task.extension === '3mf') return null; // a ZIP is read from its end: analysed once whole
     const release = queue.tryAcquire(client);
     if (!release) return null;
     const writer = new FollowWriter();

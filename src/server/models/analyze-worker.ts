@@ -11,7 +11,9 @@ import {
   DEFAULT_PREVIEW_SIZE,
   DETECT_BYTES,
   detectFormat,
+  type EarlyParts,
   encodePng,
+  type GrowingFile,
   type MeshAnalysis,
   MeshError,
   type MeshErrorCode,
@@ -20,6 +22,7 @@ import {
   type ModelExtension,
   previewPng,
   read3mf,
+  readEarlyParts,
   renderFed,
   type ThreeMfModel,
   type TriangleSink,
@@ -61,10 +64,11 @@ export type AnalyzeTask = {
    */
   port?: MessagePort;
   /**
-   * An STL or OBJ upload still streaming in: the file is read as it grows, as the main thread tells
-   * through `progress` (follow-file.ts); `expectedSize`, the request's length, presizes the tables until
-   * the real size is known. The answer is the same as from the whole file (its format is checked again
-   * against the real size, and the file read whole if it differs).
+   * An upload still streaming in: the file is read as it grows (a 3MF's model parts), as the main thread
+   * tells through `progress` (follow-file.ts); `expectedSize`, the request's length, presizes the tables
+   * until the real size is known. The answer is the same as from the whole file (its format is checked again
+   * against the real size, and the file read whole if it differs; a 3MF's parts are taken only where its
+   * central directory places them).
    */
   follow?: { progress: SharedArrayBuffer; expectedSize: number };
 };
@@ -113,9 +117,15 @@ type Read = {
   mesh: WeldedMesh | null;
 };
 
-async function read(fd: number, size: number, extension: ModelExtension, keepMesh = false): Promise<Read> {
+async function read(
+  fd: number,
+  size: number,
+  extension: ModelExtension,
+  keepMesh = false,
+  early?: EarlyParts,
+): Promise<Read> {
   if (extension === '3mf') {
-    const model = await read3mfFile(fd, size);
+    const model = await read3mfFile(fd, size, early);
     const read = analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES });
     return { ...read, feed: model.emit, mesh: null };
   }
@@ -175,10 +185,11 @@ function detectOrNull(head: Uint8Array, size: number, extension: MeshExtension):
 }
 
 /**
- * An STL or OBJ upload read while it streams in, in the same 1 MiB chunks as readChunks, so that little is
- * left to do once its last byte lands. Its format is told from its first bytes and the expected size, and
- * told again from the real size at the end: if the two differ (or the first could not be told) the file is
- * read whole, as without following. A model found invalid half-way is refused once the upload has ended.
+ * An upload read while it streams in, an STL or OBJ in the same 1 MiB chunks as readChunks (a 3MF's model
+ * parts from their local headers, early-parts.ts), so that little is left to do once its last byte lands.
+ * Its format is told from its first bytes and the expected size, and told again from the real size at the
+ * end: if the two differ (or the first could not be told) the file is read whole, as without following. A
+ * model found invalid half-way is refused once the upload has ended.
  */
 async function followRead(
   fd: number,
@@ -187,7 +198,11 @@ async function followRead(
   keepMesh: boolean,
 ): Promise<Read> {
   const extension = task.extension;
-  if (extension === '3mf') return read(fd, follow.waitForEnd(), extension, keepMesh);
+  if (extension === '3mf') {
+    // Its model parts read from their local headers as they land; the whole file decides the rest.
+    const early = await readEarlyParts(growingFile(fd, follow));
+    return read(fd, follow.waitForEnd(), extension, keepMesh, early);
+  }
   const endedFirst = follow.ended; // before `available`, as below: a true one makes `available` the size
   let available = follow.waitFor(DETECT_BYTES);
   const head = new Uint8Array(Math.min(DETECT_BYTES, available));
@@ -235,10 +250,23 @@ function chunkFeed(fd: number, size: number, format: MeshFormat) {
   };
 }
 
-async function read3mfFile(fd: number, size: number): Promise<ThreeMfModel> {
+async function read3mfFile(fd: number, size: number, early?: EarlyParts): Promise<ThreeMfModel> {
   const bytes = new Uint8Array(size);
   fs.readSync(fd, bytes, 0, size, 0);
-  return read3mf(bytes);
+  return read3mf(bytes, early ? { early } : {});
+}
+
+/** The growing temp file of a followed upload, as early-parts.ts reads it. */
+function growingFile(fd: number, follow: FollowReader): GrowingFile {
+  return {
+    waitFor: (want) => follow.waitForAsync(want),
+    read(position, length) {
+      const bytes = new Uint8Array(length);
+      if (fs.readSync(fd, bytes, 0, length, position) !== length)
+        throw new Error('The upload file is shorter than told.');
+      return bytes;
+    },
+  };
 }
 
 function preview(task: AnalyzeTask, model: Read) {
@@ -371,7 +399,7 @@ export default async function analyzeFile(task: AnalyzeTask): Promise<AnalyzeRes
 }
 
 async function analyse(task: AnalyzeTask, port: Port | null): Promise<AnalyzeResult | UploadViewResult> {
-  const follow = task.follow && task.extension !== '3mf' ? new FollowReader(task.follow.progress) : null;
+  const follow = task.follow ? new FollowReader(task.follow.progress) : null;
   // A followed file exists once its first byte is told (or the upload ended empty).
   follow?.waitFor(1);
   const fd = fs.openSync(task.path, 'r');

@@ -1,7 +1,8 @@
 // An upload's temp file read while it is still being written (upload-stream.ts): the main thread writes
 // the file and tells, through a small shared array, how many bytes have landed and whether the upload
-// ended or was given up; the analysis worker waits on that array (Atomics.wait, no event loop needed) and
-// reads the file's bytes from the page cache as they come. Nothing is copied between the threads.
+// ended or was given up; the analysis worker waits on that array (Atomics.wait, no event loop needed, or
+// Atomics.waitAsync while a 3MF's zlib streams run) and reads the file's bytes from the page cache as they
+// come. Nothing is copied between the threads.
 
 /** Slots of the shared Int32Array. */
 const WRITTEN = 0;
@@ -16,6 +17,18 @@ const ABORTED = 2;
 
 /** The worker's wait between looks when nothing is told (a wake-up is never lost; this bounds a stuck one). */
 const WAIT_MS = 100;
+
+/** Atomics.waitAsync (Node 16 and later; typed from ES2024, past this project's ES2023 lib). */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      array: Int32Array,
+      index: number,
+      value: number,
+      timeout: number,
+    ): { async: false; value: string } | { async: true; value: Promise<string> };
+  }
+).waitAsync.bind(Atomics);
 
 /** Thrown in the worker when the main thread gave the file up (the upload failed, or came too slowly). */
 export class FollowAborted extends Error {
@@ -87,16 +100,41 @@ export class FollowReader {
     try {
       for (;;) {
         const changes = Atomics.load(this.progress, CHANGES);
-        const state = Atomics.load(this.progress, STATE);
-        if (state === ABORTED) throw new FollowAborted();
-        const written = Atomics.load(this.progress, WRITTEN);
-        if (state === ENDED) this.endSeenAt ??= performance.now();
-        if (written >= want || state === ENDED) return written;
+        const written = this.look(want);
+        if (written !== null) return written;
         Atomics.wait(this.progress, CHANGES, changes, WAIT_MS);
       }
     } finally {
       this.waitedMs += performance.now() - started;
     }
+  }
+
+  /**
+   * waitFor without blocking the thread, so that its event loop runs meanwhile (a 3MF's zlib streams,
+   * early-parts.ts).
+   */
+  async waitForAsync(want: number): Promise<number> {
+    const started = performance.now();
+    try {
+      for (;;) {
+        const changes = Atomics.load(this.progress, CHANGES);
+        const written = this.look(want);
+        if (written !== null) return written;
+        const wait = waitAsync(this.progress, CHANGES, changes, WAIT_MS);
+        if (wait.async) await wait.value;
+      }
+    } finally {
+      this.waitedMs += performance.now() - started;
+    }
+  }
+
+  /** The bytes there when at least want are, or the upload ended; else null. */
+  private look(want: number): number | null {
+    const state = Atomics.load(this.progress, STATE);
+    if (state === ABORTED) throw new FollowAborted();
+    const written = Atomics.load(this.progress, WRITTEN);
+    if (state === ENDED) this.endSeenAt ??= performance.now();
+    return written >= want || state === ENDED ? written : null;
   }
 
   /** Waits for the end of the upload; the file's size. */

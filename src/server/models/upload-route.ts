@@ -59,7 +59,7 @@ export async function uploadRoute(app: FastifyInstance, deps: ModelsDeps) {
     };
     // A thread made ready while the bytes arrive, if none is alive (analysis-pool.ts warm()).
     void deps.pool.warm?.();
-    // A big STL or OBJ is analysed as it streams in when a thread is free now (analysis-pool.ts stream()).
+    // A big model is analysed as it streams in when a thread is free now (analysis-pool.ts stream()).
     const stream = deps.pool.stream;
     // Only with a declared length: it presizes the reader's tables until the file's own size is known.
     const declared = req.headers['content-length'] !== undefined;

@@ -3,10 +3,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeMesh } from '../../mesh/analysis.ts';
 import { MeshError } from '../../mesh/errors.ts';
 import { bigBinaryStl, bigObj, concatChunks } from '../../mesh/testing/generate.ts';
+import { bigSphere3mf, package3mf } from '../../mesh/testing/threemf.ts';
+import { analyse3mf, read3mf } from '../../mesh/threemf/read.ts';
 import type { Database } from '../db/client.ts';
 import { models } from '../db/schema.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
@@ -20,7 +23,12 @@ import {
 } from './analysis-pool.ts';
 import { filesIn, multipartBody } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
-import { FollowedAnalysis } from './upload-stream.ts';
+import { FOLLOW_MIN_BYTES, FollowedAnalysis } from './upload-stream.ts';
+
+/** The model part of a one-part 3MF file (its start part), inflated. */
+function modelPart(bytes: Uint8Array): Uint8Array {
+  return unzipSync(bytes)['3D/3dmodel.model']!;
+}
 
 // An upload analysed while it streams in (issue #27): the same answer as from the whole file, a slow or
 // broken client gives its thread back and the file is analysed as before, a crash falls back to the file.
@@ -328,6 +336,38 @@ describe('POST /api/uploads over a socket, followed as it streams in', () => {
     const body = JSON.parse(sent.body);
     expect(body).toMatchObject({ triangles: expected.triangles, watertight: expected.watertight });
     expect(body.volumeCm3).toBeCloseTo(expected.volumeCm3, 1);
+  });
+
+  it('a 3MF: its model parts read as they arrive, the same numbers as from the file, or the same refusal', {
+    timeout: 60_000,
+  }, async () => {
+    for (const style of ['prusa', 'bambu'] as const) {
+      const bytes = bigSphere3mf(400, 200, style);
+      expect(bytes.length).toBeGreaterThan(FOLLOW_MIN_BYTES);
+      const sent = await post(bytes, `sphere-${style}.3mf`, 256 * 1024, 0);
+      if (sent === 'gone') throw new Error('the upload broke off');
+      expect(sent.status).toBe(201);
+      expect(sent.timing).toMatch(/(^|, )streamed;dur=/);
+      const expected = analyse3mf(await read3mf(bytes)).analysis;
+      const body = JSON.parse(sent.body);
+      expect(body).toMatchObject({ triangles: expected.triangles, watertight: expected.watertight });
+      expect(body.volumeCm3).toBeCloseTo(expected.volumeCm3, 1);
+    }
+    // Not well-formed (its model ends early): refused as once received, with the reader's own message.
+    const whole = bigSphere3mf(400, 200, 'prusa');
+    const broken = package3mf(new TextDecoder().decode(modelPart(whole)).replace('</model>', ''), {
+      level: 1,
+    });
+    expect(broken.length).toBeGreaterThan(FOLLOW_MIN_BYTES);
+    const refusal = await read3mf(broken).then(
+      () => null,
+      (err: MeshError) => err.message,
+    );
+    const sent = await post(broken, 'broken.3mf', 256 * 1024, 0);
+    if (sent === 'gone') throw new Error('the upload broke off');
+    expect(sent.status).toBe(422);
+    expect(sent.timing).toBe('');
+    expect(JSON.parse(sent.body).error).toBe(refusal);
   });
 
   it('a slow client: its thread is given back and the file analysed once received', {

@@ -8,20 +8,34 @@ import { analyse3mf, read3mf } from './read.ts';
 // Model parts read from their local headers while a 3MF upload arrives: the whole read takes them only
 // where its central directory places them, and reads to the same analysis, or the same refusal, as without.
 
-/** The file as an upload lands: a random number of bytes more at each wait (seeded), then its end. */
-function arriving(bytes: Uint8Array, seed = 1, cutAt = bytes.length): GrowingFile {
+/**
+ * The file as an upload lands: a random number of bytes more at each wait (seeded). cutAt: the upload
+ * breaks off there; endsAt: once that many bytes have landed, the rest lands at once and the upload has
+ * ended (by default it ends when a wait asks past its last byte); step: the most that lands at a time.
+ */
+function arriving(
+  bytes: Uint8Array,
+  seed = 1,
+  options: { cutAt?: number; endsAt?: number; step?: number } = {},
+): GrowingFile {
+  const cutAt = options.cutAt ?? bytes.length;
+  const endsAt = options.endsAt ?? Number.POSITIVE_INFINITY;
   let landed = 0;
+  let ended = false;
   let s = seed;
   const step = () => {
     s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return 1 + (s % 70_000);
+    return 1 + (s % (options.step ?? 70_000));
   };
   return {
     async waitFor(want) {
       await new Promise((resolve) => setImmediate(resolve));
       while (landed < want && landed < cutAt) landed = Math.min(cutAt, landed + step());
+      if (landed >= endsAt) landed = cutAt;
+      if (landed >= endsAt || landed < want) ended = true;
       return landed;
     },
+    ended: () => ended,
     read(position, length) {
       if (position + length > landed)
         throw new Error(`read past what landed (${position + length} > ${landed})`);
@@ -78,14 +92,36 @@ describe('3MF parts read as the upload arrives', () => {
     const early = await readEarlyParts(arriving(bytes));
     const read = early.get('3d/3dmodel.model')!;
     read.place.localHeaderOffset += 1;
+    // Had it been taken, the model would have no object: it is read again from the archive.
+    read.part = { unit: 'millimeter', objects: new Map(), build: [] };
     expect(await outcome(bytes, early)).toEqual(await outcome(bytes));
-    expect(early.size).toBe(1); // not taken: read again from the archive
+    expect(early.size).toBe(0); // let go
+  });
+
+  it('once the upload has ended, begins no part and finishes only the start part', async () => {
+    // PrusaSlicer's layout as these tests write it (the relationships last): the part is 3D/3dmodel.model.
+    const prusa = simple3mf({ objects: [{ id: 1, mesh: uvSphere(20, 256, 128) }], build: [{ objectid: 1 }] });
+    const start = await readEarlyParts(arriving(prusa, 3, { endsAt: prusa.length >> 1 }));
+    expect([...start.keys()]).toEqual(['3d/3dmodel.model']);
+    expect(await outcome(prusa, start)).toEqual(await outcome(prusa));
+    expect(start.size).toBe(0);
+    // Bambu Studio's (the start part first, then the objects): the object in progress at the end is dropped.
+    const bambu = bambu3mf([{ mesh: sphere }, { mesh: cube }]);
+    // Inside the first object's part: just past its local header.
+    const rootEnd = Buffer.from(bambu).indexOf('3D/Objects/object_1.model') + 200;
+    const dropped = await readEarlyParts(arriving(bambu, 5, { endsAt: rootEnd, step: 1000 }));
+    expect([...dropped.keys()]).toEqual(['3d/3dmodel.model']);
+    expect(await outcome(bambu, dropped)).toEqual(await outcome(bambu));
+    // Written as a stream, the relationships first, the object before the start part: nothing is finished.
+    const streamed = bigSphere3mf(40, 20, 'bambu');
+    const none = await readEarlyParts(arriving(streamed, 9, { endsAt: streamed.length >> 2 }));
+    expect(none.size).toBe(0);
   });
 
   it('stops at a part that breaks off, is not well-formed, or packs like a ZIP bomb; the whole read refuses it as ever', async () => {
     const bytes = simple3mf({ objects: [{ id: 1, mesh: sphere }], build: [{ objectid: 1 }] });
     // The upload ends halfway through the part: nothing is read early, and nothing hangs.
-    expect((await readEarlyParts(arriving(bytes, 1, bytes.length >> 1))).size).toBe(0);
+    expect((await readEarlyParts(arriving(bytes, 1, { cutAt: bytes.length >> 1 }))).size).toBe(0);
 
     const broken = package3mf(
       modelXml({ objects: [{ id: 1, mesh: cube }], build: [{ objectid: 1 }] }).replace('</model>', ''),
@@ -101,6 +137,27 @@ describe('3MF parts read as the upload arrives', () => {
     expect(stopped.size).toBe(0);
     expect(await outcome(bomb, stopped)).toEqual(await outcome(bomb));
     expect(await outcome(bomb)).toMatchObject({ code: '3mf-too-big' });
+  });
+
+  it('stops at once when the upload is given up, with the error that says so', async () => {
+    const bytes = simple3mf({ objects: [{ id: 1, mesh: uvSphere(20, 256, 128) }], build: [{ objectid: 1 }] });
+    const file = arriving(bytes);
+    let reads = 0;
+    const givenUp = new Error('given up');
+    const result = readEarlyParts({
+      ...file,
+      read(position, length) {
+        reads++;
+        return file.read(position, length);
+      },
+      // Given up while the model part streams in: every look from then on says so.
+      ended: () => {
+        if (reads > 3) throw givenUp;
+        return file.ended();
+      },
+    });
+    await expect(result).rejects.toBe(givenUp);
+    expect(reads).toBeLessThan(6);
   });
 
   it('never reads a byte before it has landed, whatever the steps', async () => {

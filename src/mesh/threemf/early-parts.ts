@@ -5,7 +5,9 @@
 // sizes, and everything else (the package relationships, which parts the build uses, every limit and
 // refusal) is decided there as for any 3MF. Anything unexpected here (a stored or encrypted part, ZIP64,
 // a part that fails to inflate or to read, a limit reached) ends the head start, and the rest is read
-// from the whole file.
+// from the whole file. Past the last byte it begins nothing and finishes only the start part, which the
+// whole read reads in any case: a part nothing uses never costs the customer's wait, and the upload's
+// outcome is the whole read's. A given-up upload stops it at the next megabyte.
 
 import zlib from 'node:zlib';
 import { MeshError } from '../errors.ts';
@@ -19,11 +21,14 @@ import {
   readAhead,
 } from './archive.ts';
 import { createModelPartReader, type ModelPart, type TriangleBudget } from './model-part.ts';
+import { DEFAULT_START_PART, namedStartPart, RELATIONSHIPS } from './read.ts';
 
 /** A file that grows as an upload lands (follow-file.ts in the server). */
 export interface GrowingFile {
   /** Waits until at least `want` bytes are in the file or it has ended; the bytes there now. */
   waitFor(want: number): Promise<number>;
+  /** Whether the whole file is there. Both throw when the upload was given up. */
+  ended(): boolean;
   /** Bytes at [position, position + length), all of which are in the file. */
   read(position: number, length: number): Uint8Array;
 }
@@ -55,6 +60,9 @@ const DEFLATE = 8;
 const MAX_SKIPPED_BYTES = 16 * 1024 * 1024;
 /** Entries walked at most (a slicer writes a few dozen; the whole read handles any number). */
 const MAX_ENTRIES = 4096;
+const DEFAULT_START_KEY = partKey(DEFAULT_START_PART);
+/** Model parts read at most (Bambu Studio writes one an object). */
+const MAX_PARTS = 256;
 /** Packed bytes handed to zlib at a time. */
 const SLICE_BYTES = 1024 * 1024;
 
@@ -66,7 +74,9 @@ class Stop extends Error {}
 
 /**
  * Reads the model parts (deflated `*.model` entries) of a 3MF file as it arrives, until its central
- * directory or anything this does not follow. Never refuses the file: the whole read does that.
+ * directory or anything this does not follow. Never refuses the file: the whole read does that. Once the
+ * upload has ended no part is begun, and only the start part named by the package relationships (which the
+ * whole read reads in any case) is finished: a part nothing may use costs nothing past the last byte.
  */
 export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   const parts: EarlyParts = new Map();
@@ -75,8 +85,10 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   let skipped = 0;
   // One budget for every part read here: never more triangles in memory than one file may hold.
   const budget: TriangleBudget = { used: 0 };
+  /** The start part's key, once the relationships were read here. */
+  let startKey: string | null = null;
   try {
-    for (let entries = 0; entries < MAX_ENTRIES; entries++) {
+    for (let entries = 0; entries < MAX_ENTRIES && parts.size < MAX_PARTS && !file.ended(); entries++) {
       if ((await file.waitFor(at + LOCAL_HEADER_BYTES)) < at + LOCAL_HEADER_BYTES) break;
       const head = file.read(at, LOCAL_HEADER_BYTES);
       if (u32(head, 0) !== LOCAL_HEADER) break; // the central directory, or not a ZIP
@@ -88,19 +100,35 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
       const dataAt = at + LOCAL_HEADER_BYTES + nameLength + u16(head, 28);
       if ((await file.waitFor(dataAt)) < dataAt) break;
       const nameBytes = file.read(at + LOCAL_HEADER_BYTES, nameLength);
-      // yauzl reads a name without the UTF-8 flag as CP437: such a name is matched only when it is ASCII.
-      if (!(flags & UTF8_NAME) && nameBytes.some((b) => b > 0x7f)) break;
-      const name = new TextDecoder().decode(nameBytes);
       const sizesAfter = (flags & SIZES_AFTER) !== 0;
       if (flags & ENCRYPTED) break;
       if (!sizesAfter && (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff)) break; // ZIP64
-      if (method !== DEFLATE || !/\.model$/i.test(name)) {
+      // yauzl reads a name without the UTF-8 flag as CP437: such a name is matched only when it is ASCII.
+      const plainName = (flags & UTF8_NAME) !== 0 || nameBytes.every((b) => b < 0x80);
+      const key = partKey(new TextDecoder().decode(nameBytes));
+      if (key === RELATIONSHIPS && plainName && (method === DEFLATE || !sizesAfter)) {
+        const rels = await readText(
+          file,
+          dataAt,
+          method,
+          sizesAfter ? null : compressedSize,
+          MAX_SKIPPED_BYTES - skipped,
+        );
+        skipped += rels.size;
+        startKey = partKey(await namedStartPart(async (onText) => onText(rels.text)));
+        at = dataAt + rels.packed;
+        if (sizesAfter) at = await afterDescriptor(file, at, rels);
+        continue;
+      }
+      if (!plainName || method !== DEFLATE || !/\.model$/.test(key)) {
         if (!sizesAfter) at = dataAt + compressedSize;
         else if (method !== DEFLATE)
           break; // its end cannot be told
         else {
           // Its end is where its deflate ends: inflated through, and dropped.
-          const through = await inflateFrom(file, dataAt, null, drain, MAX_SKIPPED_BYTES - skipped);
+          const through = await inflateFrom(file, dataAt, null, drain, {
+            maxSize: MAX_SKIPPED_BYTES - skipped,
+          });
           skipped += through.size;
           at = await afterDescriptor(file, dataAt + through.packed, through);
         }
@@ -114,8 +142,19 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
         uncompressedSize > MAX_PACKING_RATIO * Math.max(1, compressedSize)
       )
         break;
-      const key = partKey(name);
-      const read = await readPart(file, key, dataAt, sizesAfter ? null : compressedSize, limit, budget);
+      // Past the last byte only the start part goes on: the one the relationships name when they came
+      // first (as PrusaSlicer and Bambu Studio write them), else the usual name (Cura writes them last).
+      const start = startKey ?? DEFAULT_START_KEY;
+      const wanted = () => !file.ended() || key === start; // ended() first: it throws when given up
+      const read = await readPart(
+        file,
+        key,
+        dataAt,
+        sizesAfter ? null : compressedSize,
+        limit,
+        budget,
+        wanted,
+      );
       unpacked += read.size;
       parts.set(key, {
         part: read.part,
@@ -136,6 +175,45 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   return parts;
 }
 
+/** The relationships' text (stored or deflated), and its packed and inflated sizes. */
+async function readText(
+  file: GrowingFile,
+  dataAt: number,
+  method: number,
+  packedSize: number | null,
+  maxSize: number,
+): Promise<{ text: string; packed: number; size: number }> {
+  if (method !== DEFLATE) {
+    if (packedSize === null || packedSize > maxSize) throw new Stop('relationships');
+    if ((await file.waitFor(dataAt + packedSize)) < dataAt + packedSize) throw new Stop('cut off');
+    const bytes = file.read(dataAt, packedSize);
+    return { text: utf8Text(bytes), packed: packedSize, size: packedSize };
+  }
+  const pieces: Uint8Array[] = [];
+  const read = await inflateFrom(
+    file,
+    dataAt,
+    packedSize,
+    (inflate) =>
+      new Promise((resolve, reject) => {
+        inflate.on('data', (chunk: Buffer) => pieces.push(chunk));
+        inflate.once('end', resolve);
+        inflate.once('error', () => reject(new Stop('inflate')));
+        inflate.once('close', () => reject(new Stop('closed')));
+      }),
+    { maxSize },
+  );
+  return { text: utf8Text(Buffer.concat(pieces)), ...read };
+}
+
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Stop('not UTF-8');
+  }
+}
+
 /** Inflates and reads one part from dataAt; its packed size, when known, else up to the deflate's end. */
 async function readPart(
   file: GrowingFile,
@@ -144,15 +222,22 @@ async function readPart(
   packedSize: number | null,
   limit: number,
   budget: TriangleBudget,
+  wanted: () => boolean,
 ): Promise<{ part: ModelPart; triangles: number; packed: number; size: number }> {
   const before = budget.used;
   const reader = createModelPartReader(key, budget);
-  const { packed, size } = await inflateFrom(file, dataAt, packedSize, (inflate) =>
-    readAhead(
-      inflate,
-      { fileName: key, uncompressedSize: limit, atMost: packedSize === null },
-      reader.writeBytes,
-    ),
+  // What zlib has inflated ahead is dropped too once the part is no longer wanted.
+  const onBytes = (bytes: Uint8Array) => {
+    if (!wanted()) throw new Stop('not wanted');
+    reader.writeBytes(bytes);
+  };
+  const { packed, size } = await inflateFrom(
+    file,
+    dataAt,
+    packedSize,
+    (inflate) =>
+      readAhead(inflate, { fileName: key, uncompressedSize: limit, atMost: packedSize === null }, onBytes),
+    { maxSize: limit, wanted },
   );
   return { part: reader.end(), triangles: budget.used - before, packed, size };
 }
@@ -167,8 +252,16 @@ async function inflateFrom(
   dataAt: number,
   packedSize: number | null,
   consume: (inflate: zlib.InflateRaw) => Promise<void>,
-  maxSize = Number.POSITIVE_INFINITY,
+  options: { maxSize: number; wanted?: () => boolean },
 ): Promise<{ packed: number; size: number }> {
+  const { maxSize } = options;
+  // Asked at every slice: file.ended() also throws when the upload was given up.
+  const wanted =
+    options.wanted ??
+    (() => {
+      file.ended();
+      return true;
+    });
   const inflate = zlib.createInflateRaw(INFLATE_OPTIONS);
   let size = 0;
   inflate.on('data', (chunk: Buffer) => {
@@ -190,9 +283,15 @@ async function inflateFrom(
       const available = Math.min(end, await file.waitFor(position + 1));
       if (available <= position) break; // the file ended inside the part
       while (position < available && !inflated && !inflate.destroyed) {
+        if (!wanted()) throw new Stop('not wanted');
         const slice = file.read(position, Math.min(SLICE_BYTES, available - position));
         position += slice.length;
-        if (!inflate.write(slice)) await drained(inflate);
+        if (packedSize === null) {
+          // Its end unknown: each slice is handed over once zlib has taken the last, so that what follows
+          // the deflate's end (zlib takes none of it) is not read on.
+          await written(inflate, slice);
+          if (inflate.bytesWritten < position - dataAt) break;
+        } else if (!inflate.write(slice)) await drained(inflate);
       }
     }
     if (!inflated && !inflate.destroyed) inflate.end();
@@ -215,6 +314,18 @@ function drain(inflate: zlib.InflateRaw): Promise<void> {
   });
 }
 
+/** Writes a slice, until zlib has taken it (or has stopped). */
+function written(inflate: zlib.InflateRaw, slice: Uint8Array): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      inflate.off('close', done);
+      resolve();
+    };
+    inflate.on('close', done);
+    inflate.write(slice, done);
+  });
+}
+
 /** Until zlib takes more, or has stopped (the reading failed and destroyed it). */
 function drained(inflate: zlib.InflateRaw): Promise<void> {
   return new Promise((resolve) => {
@@ -229,8 +340,9 @@ function drained(inflate: zlib.InflateRaw): Promise<void> {
 }
 
 /**
- * Where the next header starts after a part whose sizes follow its data: its data descriptor (a signature
- * or not, 32-bit sizes or ZIP64's) must name the sizes read, and a header must follow it.
+ * Where the next header starts after a part whose sizes follow its data: its data descriptor (with a
+ * signature or without) must name the sizes read, and a header must follow it. A ZIP64 descriptor (8-byte
+ * sizes) is not followed: the head start ends there.
  */
 async function afterDescriptor(
   file: GrowingFile,
@@ -242,7 +354,7 @@ async function afterDescriptor(
   const header = (k: number) =>
     k + 4 <= bytes.length && (u32(bytes, k) === LOCAL_HEADER || u32(bytes, k) === CENTRAL_HEADER);
   for (const start of u32(bytes, 0) === DESCRIPTOR ? [4, 0] : [0]) {
-    // crc, then packed and unpacked sizes of 4 bytes each, or of 8 (ZIP64).
+    // crc, then packed and unpacked sizes of 4 bytes each.
     const sizes32 = start + 4;
     if (u32(bytes, sizes32) === read.packed && u32(bytes, sizes32 + 4) === read.size && header(sizes32 + 8))
       return at + sizes32 + 8;

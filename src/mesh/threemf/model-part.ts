@@ -64,7 +64,8 @@ class Growable<T extends Float64Array | Int32Array> {
   data: T;
   length = 0;
   constructor(private readonly make: (n: number) => T) {
-    this.data = make(3 * 1024);
+    // Small at first: a file of many tiny or empty meshes must not cost tens of kilobytes each.
+    this.data = make(3 * 16);
   }
   push3(a: number, b: number, c: number) {
     if (this.length + 3 > this.data.length) {

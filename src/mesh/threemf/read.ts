@@ -15,7 +15,8 @@ import { createModelPartReader, type ModelPart, refuseDoctype, type TriangleBudg
 import { emitInstances, type Instance, measureInstances, resolveBuild } from './scene.ts';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
-const DEFAULT_START_PART = '3D/3dmodel.model';
+export const DEFAULT_START_PART = '3D/3dmodel.model';
+export const RELATIONSHIPS = '_rels/.rels';
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 
 export interface ThreeMfModel {
@@ -29,7 +30,14 @@ export interface ThreeMfModel {
 
 /** The start part named by the package relationships, else the usual name. */
 async function startPart(archive: Archive): Promise<string> {
-  if (!archive.has('_rels/.rels')) return DEFAULT_START_PART;
+  if (!archive.has(RELATIONSHIPS)) return DEFAULT_START_PART;
+  return namedStartPart((onText) => archive.readText(RELATIONSHIPS, onText));
+}
+
+/** The start part named by package relationships fed as text by feed, else the usual name. */
+export async function namedStartPart(
+  feed: (onText: (text: string) => void) => Promise<void>,
+): Promise<string> {
   const parser = new SaxesParser({ xmlns: false });
   let target: string | null = null;
   parser.on('doctype', refuseDoctype);
@@ -41,7 +49,7 @@ async function startPart(archive: Archive): Promise<string> {
     }
   });
   try {
-    await archive.readText('_rels/.rels', (text) => parser.write(text));
+    await feed((text) => parser.write(text));
     parser.close();
   } catch (err) {
     if (err instanceof MeshError) throw err;
@@ -119,6 +127,11 @@ export async function read3mf(
     );
   }
   const archive = await openArchive(bytes);
+  // Parts read early where the directory does not place them are let go at once (their memory).
+  for (const [key, read] of options.early ?? []) {
+    const place = archive.place(key);
+    if (!place || !samePlace(read, place)) options.early!.delete(key);
+  }
   try {
     const start = (await startPart(archive)).replace(/^\/+/, '');
     if (!archive.has(start)) {
@@ -142,6 +155,7 @@ export async function read3mf(
         queue.push(ref.part);
       }
     }
+    options.early?.clear(); // parts the build does not use
     const { instances, triangles } = resolveBuild(parts, rootKey);
     return {
       instances,

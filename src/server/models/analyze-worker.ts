@@ -260,6 +260,7 @@ async function read3mfFile(fd: number, size: number, early?: EarlyParts): Promis
 function growingFile(fd: number, follow: FollowReader): GrowingFile {
   return {
     waitFor: (want) => follow.waitForAsync(want),
+    ended: () => follow.endedOrThrow(),
     read(position, length) {
       const bytes = new Uint8Array(length);
       if (fs.readSync(fd, bytes, 0, length, position) !== length)

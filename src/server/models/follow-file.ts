@@ -121,11 +121,23 @@ export class FollowReader {
         const written = this.look(want);
         if (written !== null) return written;
         const wait = waitAsync(this.progress, CHANGES, changes, WAIT_MS);
-        if (wait.async) await wait.value;
+        if (!wait.async) continue;
+        // A pending waitAsync does not keep the event loop alive by itself (nodejs/node#44729).
+        const alive = setTimeout(() => {}, WAIT_MS);
+        try {
+          await wait.value;
+        } finally {
+          clearTimeout(alive);
+        }
       }
     } finally {
       this.waitedMs += performance.now() - started;
     }
+  }
+
+  /** Whether the upload has ended; throws FollowAborted when it was given up. */
+  endedOrThrow(): boolean {
+    return this.look(Number.POSITIVE_INFINITY) !== null;
   }
 
   /** The bytes there when at least want are, or the upload ended; else null. */

@@ -112,6 +112,17 @@ describe('3MF parts read as the upload arrives', () => {
     const dropped = await readEarlyParts(arriving(bambu, 5, { endsAt: rootEnd, step: 1000 }));
     expect([...dropped.keys()]).toEqual(['3d/3dmodel.model']);
     expect(await outcome(bambu, dropped)).toEqual(await outcome(bambu));
+    // A part named as the usual start part, but not the one the relationships name: dropped.
+    const decoy = package3mf(modelXml({ objects: [{ id: 1, mesh: cube }], build: [{ objectid: 1 }] }), {
+      startPart: '3D/start.model',
+      parts: {
+        '3D/3dmodel.model': modelXml({ objects: [{ id: 1, mesh: uvSphere(20, 256, 128) }], build: [] }),
+      },
+    });
+    const decoyAt = Buffer.from(decoy).indexOf('3D/3dmodel.model') + 200; // inside its data
+    const skipped = await readEarlyParts(arriving(decoy, 4, { endsAt: decoyAt, step: 1000 }));
+    expect([...skipped.keys()]).toEqual(['3d/start.model']);
+    expect(await outcome(decoy, skipped)).toEqual(await outcome(decoy));
     // Written as a stream, the relationships first, the object before the start part: nothing is finished.
     const streamed = bigSphere3mf(40, 20, 'bambu');
     const none = await readEarlyParts(arriving(streamed, 9, { endsAt: streamed.length >> 2 }));

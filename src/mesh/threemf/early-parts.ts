@@ -5,23 +5,26 @@
 // sizes, and everything else (the package relationships, which parts the build uses, every limit and
 // refusal) is decided there as for any 3MF. Anything unexpected here (a stored or encrypted part, ZIP64,
 // a part that fails to inflate or to read, a limit reached) ends the head start, and the rest is read
-// from the whole file. Past the last byte it begins nothing and finishes only the start part, which the
-// whole read reads in any case: a part nothing uses never costs the customer's wait, and the upload's
-// outcome is the whole read's. A given-up upload stops it at the next megabyte.
+// from the whole file. Past the last byte it begins nothing, and the part in progress goes on only if the
+// archive, whole by then and opened as read3mf opens it, places it there as its start part (which the whole
+// read reads in any case): a part nothing uses never adds to the customer's wait. A given-up upload stops
+// it at the next megabyte.
 
 import zlib from 'node:zlib';
 import { MeshError } from '../errors.ts';
 import {
+  type Archive,
   INFLATE_OPTIONS,
   MAX_PACKING_RATIO,
   MAX_UNPACKED_BYTES,
+  openArchive,
   type PartPlace,
   partKey,
   RATIO_CHECKED_FROM_BYTES,
   readAhead,
 } from './archive.ts';
 import { createModelPartReader, type ModelPart, type TriangleBudget } from './model-part.ts';
-import { DEFAULT_START_PART, namedStartPart, RELATIONSHIPS } from './read.ts';
+import { startPart } from './read.ts';
 
 /** A file that grows as an upload lands (follow-file.ts in the server). */
 export interface GrowingFile {
@@ -60,14 +63,40 @@ const DEFLATE = 8;
 const MAX_SKIPPED_BYTES = 16 * 1024 * 1024;
 /** Entries walked at most (a slicer writes a few dozen; the whole read handles any number). */
 const MAX_ENTRIES = 4096;
-const DEFAULT_START_KEY = partKey(DEFAULT_START_PART);
 /** Model parts read at most (Bambu Studio writes one an object). */
 const MAX_PARTS = 256;
-/** Packed bytes handed to zlib at a time. */
+/** Packed bytes handed to zlib at a time; the first slice of a part whose size follows its data. */
+const FIRST_SLICE_BYTES = 16 * 1024;
 const SLICE_BYTES = 1024 * 1024;
 
 const u16 = (b: Uint8Array, at: number) => b[at]! | (b[at + 1]! << 8);
 const u32 = (b: Uint8Array, at: number) => (u16(b, at) | (u16(b, at + 2) << 16)) >>> 0;
+
+/** Whether a part is still read: true, false, or not known yet (being decided). */
+type Wanted = boolean | Promise<boolean>;
+
+/**
+ * Whether the whole read will read the part whose local header is at `at`, as its start part: the upload
+ * has ended, so the archive is opened as read3mf opens it. False for anything it would refuse.
+ */
+async function isStartPartAt(file: GrowingFile, key: string, at: number): Promise<boolean> {
+  const size = await file.waitFor(Number.POSITIVE_INFINITY);
+  let archive: Archive;
+  try {
+    archive = await openArchive(file.read(0, size));
+  } catch {
+    return false;
+  }
+  try {
+    if (archive.place(key)?.localHeaderOffset !== at) return false;
+    return partKey(await startPart(archive)) === key;
+  } catch (err) {
+    if (err instanceof MeshError) return false;
+    throw err;
+  } finally {
+    archive.close();
+  }
+}
 
 /** Why the head start ended early (tests). */
 class Stop extends Error {}
@@ -75,8 +104,7 @@ class Stop extends Error {}
 /**
  * Reads the model parts (deflated `*.model` entries) of a 3MF file as it arrives, until its central
  * directory or anything this does not follow. Never refuses the file: the whole read does that. Once the
- * upload has ended no part is begun, and only the start part named by the package relationships (which the
- * whole read reads in any case) is finished: a part nothing may use costs nothing past the last byte.
+ * upload has ended no part is begun, and only the start part is finished (see isStartPartAt).
  */
 export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   const parts: EarlyParts = new Map();
@@ -85,8 +113,6 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   let skipped = 0;
   // One budget for every part read here: never more triangles in memory than one file may hold.
   const budget: TriangleBudget = { used: 0 };
-  /** The start part's key, once the relationships were read here. */
-  let startKey: string | null = null;
   try {
     for (let entries = 0; entries < MAX_ENTRIES && parts.size < MAX_PARTS && !file.ended(); entries++) {
       if ((await file.waitFor(at + LOCAL_HEADER_BYTES)) < at + LOCAL_HEADER_BYTES) break;
@@ -106,20 +132,6 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
       // yauzl reads a name without the UTF-8 flag as CP437: such a name is matched only when it is ASCII.
       const plainName = (flags & UTF8_NAME) !== 0 || nameBytes.every((b) => b < 0x80);
       const key = partKey(new TextDecoder().decode(nameBytes));
-      if (key === RELATIONSHIPS && plainName && (method === DEFLATE || !sizesAfter)) {
-        const rels = await readText(
-          file,
-          dataAt,
-          method,
-          sizesAfter ? null : compressedSize,
-          MAX_SKIPPED_BYTES - skipped,
-        );
-        skipped += rels.size;
-        startKey = partKey(await namedStartPart(async (onText) => onText(rels.text)));
-        at = dataAt + rels.packed;
-        if (sizesAfter) at = await afterDescriptor(file, at, rels);
-        continue;
-      }
       if (!plainName || method !== DEFLATE || !/\.model$/.test(key)) {
         if (!sizesAfter) at = dataAt + compressedSize;
         else if (method !== DEFLATE)
@@ -142,10 +154,23 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
         uncompressedSize > MAX_PACKING_RATIO * Math.max(1, compressedSize)
       )
         break;
-      // Past the last byte only the start part goes on: the one the relationships name when they came
-      // first (as PrusaSlicer and Bambu Studio write them), else the usual name (Cura writes them last).
-      const start = startKey ?? DEFAULT_START_KEY;
-      const wanted = () => !file.ended() || key === start; // ended() first: it throws when given up
+      // Past the last byte the part goes on only if the whole read will read it: the file, whole by then, is
+      // opened as read3mf opens it, and must name this part, here, as its start part.
+      const here = at;
+      let verdict: boolean | null = null;
+      let deciding: Promise<boolean> | null = null;
+      const wanted = (): Wanted => {
+        if (!file.ended()) return true; // throws when the upload was given up
+        if (verdict !== null) return verdict;
+        if (deciding === null) {
+          deciding = isStartPartAt(file, key, here).then((v) => {
+            verdict = v;
+            return v;
+          });
+          deciding.catch(() => {}); // awaited by the inflating loop, which reports it
+        }
+        return deciding;
+      };
       const read = await readPart(
         file,
         key,
@@ -175,45 +200,6 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
   return parts;
 }
 
-/** The relationships' text (stored or deflated), and its packed and inflated sizes. */
-async function readText(
-  file: GrowingFile,
-  dataAt: number,
-  method: number,
-  packedSize: number | null,
-  maxSize: number,
-): Promise<{ text: string; packed: number; size: number }> {
-  if (method !== DEFLATE) {
-    if (packedSize === null || packedSize > maxSize) throw new Stop('relationships');
-    if ((await file.waitFor(dataAt + packedSize)) < dataAt + packedSize) throw new Stop('cut off');
-    const bytes = file.read(dataAt, packedSize);
-    return { text: utf8Text(bytes), packed: packedSize, size: packedSize };
-  }
-  const pieces: Uint8Array[] = [];
-  const read = await inflateFrom(
-    file,
-    dataAt,
-    packedSize,
-    (inflate) =>
-      new Promise((resolve, reject) => {
-        inflate.on('data', (chunk: Buffer) => pieces.push(chunk));
-        inflate.once('end', resolve);
-        inflate.once('error', () => reject(new Stop('inflate')));
-        inflate.once('close', () => reject(new Stop('closed')));
-      }),
-    { maxSize },
-  );
-  return { text: utf8Text(Buffer.concat(pieces)), ...read };
-}
-
-function utf8Text(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new Stop('not UTF-8');
-  }
-}
-
 /** Inflates and reads one part from dataAt; its packed size, when known, else up to the deflate's end. */
 async function readPart(
   file: GrowingFile,
@@ -222,13 +208,22 @@ async function readPart(
   packedSize: number | null,
   limit: number,
   budget: TriangleBudget,
-  wanted: () => boolean,
+  wanted: () => Wanted,
 ): Promise<{ part: ModelPart; triangles: number; packed: number; size: number }> {
   const before = budget.used;
   const reader = createModelPartReader(key, budget);
-  // What zlib has inflated ahead is dropped too once the part is no longer wanted.
+  // What zlib has inflated ahead is dropped too once the part is no longer wanted (read on while that is
+  // being decided). An upload given up is reported as such, not as the damaged part readAhead would make it.
+  let givenUp: unknown = null;
   const onBytes = (bytes: Uint8Array) => {
-    if (!wanted()) throw new Stop('not wanted');
+    let w: Wanted;
+    try {
+      w = wanted();
+    } catch (err) {
+      givenUp = err;
+      throw err;
+    }
+    if (w === false) throw new Stop('not wanted');
     reader.writeBytes(bytes);
   };
   const { packed, size } = await inflateFrom(
@@ -238,7 +233,9 @@ async function readPart(
     (inflate) =>
       readAhead(inflate, { fileName: key, uncompressedSize: limit, atMost: packedSize === null }, onBytes),
     { maxSize: limit, wanted },
-  );
+  ).catch((err: unknown) => {
+    throw givenUp ?? err;
+  });
   return { part: reader.end(), triangles: budget.used - before, packed, size };
 }
 
@@ -252,7 +249,7 @@ async function inflateFrom(
   dataAt: number,
   packedSize: number | null,
   consume: (inflate: zlib.InflateRaw) => Promise<void>,
-  options: { maxSize: number; wanted?: () => boolean },
+  options: { maxSize: number; wanted?: () => Wanted },
 ): Promise<{ packed: number; size: number }> {
   const { maxSize } = options;
   // Asked at every slice: file.ended() also throws when the upload was given up.
@@ -278,14 +275,17 @@ async function inflateFrom(
   reading.catch(() => {});
   const end = packedSize === null ? Number.POSITIVE_INFINITY : dataAt + packedSize;
   let position = dataAt;
+  // Its end unknown, a part starts with small slices (most such parts are small: metadata, settings).
+  let sliceBytes = packedSize === null ? FIRST_SLICE_BYTES : SLICE_BYTES;
   try {
     while (position < end && !inflated && !inflate.destroyed) {
       const available = Math.min(end, await file.waitFor(position + 1));
       if (available <= position) break; // the file ended inside the part
       while (position < available && !inflated && !inflate.destroyed) {
-        if (!wanted()) throw new Stop('not wanted');
-        const slice = file.read(position, Math.min(SLICE_BYTES, available - position));
+        if (!(await wanted())) throw new Stop('not wanted');
+        const slice = file.read(position, Math.min(sliceBytes, available - position));
         position += slice.length;
+        sliceBytes = Math.min(SLICE_BYTES, 2 * sliceBytes);
         if (packedSize === null) {
           // Its end unknown: each slice is handed over once zlib has taken the last, so that what follows
           // the deflate's end (zlib takes none of it) is not read on.

@@ -15,8 +15,8 @@ import { createModelPartReader, type ModelPart, refuseDoctype, type TriangleBudg
 import { emitInstances, type Instance, measureInstances, resolveBuild } from './scene.ts';
 
 const MODEL_RELATIONSHIP = 'http://schemas.microsoft.com/3dmanufacturing/2013/01/3dmodel';
-export const DEFAULT_START_PART = '3D/3dmodel.model';
-export const RELATIONSHIPS = '_rels/.rels';
+const DEFAULT_START_PART = '3D/3dmodel.model';
+const RELATIONSHIPS = '_rels/.rels';
 const ZIP_SIGNATURE = [0x50, 0x4b, 0x03, 0x04];
 
 export interface ThreeMfModel {
@@ -29,15 +29,8 @@ export interface ThreeMfModel {
 }
 
 /** The start part named by the package relationships, else the usual name. */
-async function startPart(archive: Archive): Promise<string> {
+export async function startPart(archive: Archive): Promise<string> {
   if (!archive.has(RELATIONSHIPS)) return DEFAULT_START_PART;
-  return namedStartPart((onText) => archive.readText(RELATIONSHIPS, onText));
-}
-
-/** The start part named by package relationships fed as text by feed, else the usual name. */
-export async function namedStartPart(
-  feed: (onText: (text: string) => void) => Promise<void>,
-): Promise<string> {
   const parser = new SaxesParser({ xmlns: false });
   let target: string | null = null;
   parser.on('doctype', refuseDoctype);
@@ -49,7 +42,7 @@ export async function namedStartPart(
     }
   });
   try {
-    await feed((text) => parser.write(text));
+    await archive.readText(RELATIONSHIPS, (text) => parser.write(text));
     parser.close();
   } catch (err) {
     if (err instanceof MeshError) throw err;

@@ -13,7 +13,12 @@ import { Utf8Check } from './utf8.ts';
 export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 /** Model XML packs 3-20x; a part of a few MB that packs over this is a ZIP bomb. */
 export const MAX_PACKING_RATIO = 200;
-export const RATIO_CHECKED_FROM_BYTES = 1024 * 1024;
+const RATIO_CHECKED_FROM_BYTES = 1024 * 1024;
+
+/** Whether a part of `size` unpacked bytes from `packed` ones packs like a ZIP bomb. */
+export function packsTooTightly(size: number, packed: number): boolean {
+  return size >= RATIO_CHECKED_FROM_BYTES && size > MAX_PACKING_RATIO * Math.max(1, packed);
+}
 
 const MB = 1024 * 1024;
 /** readBytes' chunks: inflated a megabyte at a time, zlib runs near its full speed (16 kB: a third of it). */
@@ -210,7 +215,7 @@ export async function openArchive(bytes: Uint8Array): Promise<Archive> {
       );
     }
     const size = entry.uncompressedSize;
-    if (size >= RATIO_CHECKED_FROM_BYTES && size > MAX_PACKING_RATIO * Math.max(1, entry.compressedSize)) {
+    if (packsTooTightly(size, entry.compressedSize)) {
       throw new MeshError(
         '3mf-too-big',
         `This 3MF file's part '${entry.fileName}' unpacks to ${Math.round(size / Math.max(1, entry.compressedSize))} times its packed size: it looks like a ZIP bomb, so we did not open it.`,

@@ -15,12 +15,11 @@ import { MeshError } from '../errors.ts';
 import {
   type Archive,
   INFLATE_OPTIONS,
-  MAX_PACKING_RATIO,
   MAX_UNPACKED_BYTES,
   openArchive,
   type PartPlace,
+  packsTooTightly,
   partKey,
-  RATIO_CHECKED_FROM_BYTES,
   readAhead,
 } from './archive.ts';
 import { createModelPartReader, type ModelPart, type TriangleBudget } from './model-part.ts';
@@ -148,12 +147,7 @@ export async function readEarlyParts(file: GrowingFile): Promise<EarlyParts> {
       }
       const limit = sizesAfter ? MAX_UNPACKED_BYTES - unpacked : uncompressedSize;
       if (limit > MAX_UNPACKED_BYTES - unpacked) break;
-      if (
-        !sizesAfter &&
-        uncompressedSize >= RATIO_CHECKED_FROM_BYTES &&
-        uncompressedSize > MAX_PACKING_RATIO * Math.max(1, compressedSize)
-      )
-        break;
+      if (!sizesAfter && packsTooTightly(uncompressedSize, compressedSize)) break;
       // Past the last byte the part goes on only if the whole read will read it: the file, whole by then, is
       // opened as read3mf opens it, and must name this part, here, as its start part.
       const here = at;
@@ -264,8 +258,7 @@ async function inflateFrom(
   inflate.on('data', (chunk: Buffer) => {
     size += chunk.length;
     if (size > maxSize) inflate.destroy(new Stop('too big'));
-    else if (size >= RATIO_CHECKED_FROM_BYTES && size > MAX_PACKING_RATIO * Math.max(1, inflate.bytesWritten))
-      inflate.destroy(new Stop('packed too tightly'));
+    else if (packsTooTightly(size, inflate.bytesWritten)) inflate.destroy(new Stop('packed too tightly'));
   });
   let inflated = false;
   inflate.once('end', () => {

@@ -122,10 +122,10 @@ async function read(
   size: number,
   extension: ModelExtension,
   keepMesh = false,
-  early?: EarlyParts,
+  followed?: Followed3mf,
 ): Promise<Read> {
   if (extension === '3mf') {
-    const model = await read3mfFile(fd, size, early);
+    const model = await read3mfFile(fd, size, followed);
     const read = analyse3mf(model, { collectTriangles: INLINE_EXTRAS_TRIANGLES });
     return { ...read, feed: model.emit, mesh: null };
   }
@@ -200,8 +200,9 @@ async function followRead(
   const extension = task.extension;
   if (extension === '3mf') {
     // Its model parts read from their local headers as they land; the whole file decides the rest.
-    const early = await readEarlyParts(growingFile(fd, follow));
-    return read(fd, follow.waitForEnd(), extension, keepMesh, early);
+    const file = growingFile(fd, follow);
+    const early = await readEarlyParts(file);
+    return read(fd, follow.waitForEnd(), extension, keepMesh, { early, whole: file.whole });
   }
   const endedFirst = follow.ended; // before `available`, as below: a true one makes `available` the size
   let available = follow.waitFor(DETECT_BYTES);
@@ -250,21 +251,32 @@ function chunkFeed(fd: number, size: number, format: MeshFormat) {
   };
 }
 
-async function read3mfFile(fd: number, size: number, early?: EarlyParts): Promise<ThreeMfModel> {
-  const bytes = new Uint8Array(size);
-  fs.readSync(fd, bytes, 0, size, 0);
-  return read3mf(bytes, early ? { early } : {});
+/** A 3MF file read whole; followed: its parts read early, and its bytes if the early read had them all. */
+async function read3mfFile(fd: number, size: number, followed?: Followed3mf): Promise<ThreeMfModel> {
+  let bytes = followed?.whole?.length === size ? followed.whole : null;
+  if (!bytes) {
+    bytes = new Uint8Array(size);
+    fs.readSync(fd, bytes, 0, size, 0);
+  }
+  return read3mf(bytes, followed ? { early: followed.early } : {});
 }
 
-/** The growing temp file of a followed upload, as early-parts.ts reads it. */
-function growingFile(fd: number, follow: FollowReader): GrowingFile {
+type Followed3mf = { early: EarlyParts; whole: Uint8Array | null };
+
+/**
+ * The growing temp file of a followed upload, as early-parts.ts reads it; `whole` keeps the last read of the
+ * file from its start (the whole file, when the early read opened it at the end), for the whole read.
+ */
+function growingFile(fd: number, follow: FollowReader): GrowingFile & { whole: Uint8Array | null } {
   return {
+    whole: null,
     waitFor: (want) => follow.waitForAsync(want),
     ended: () => follow.endedOrThrow(),
     read(position, length) {
       const bytes = new Uint8Array(length);
       if (fs.readSync(fd, bytes, 0, length, position) !== length)
         throw new Error('The upload file is shorter than told.');
+      if (position === 0) this.whole = bytes;
       return bytes;
     },
   };

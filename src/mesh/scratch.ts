@@ -1,0 +1,98 @@
+// Big temporary arrays an analysis lends itself from the thread's last one. A fresh typed array is memory
+// the kernel hands over page by page at its first touch, zeroed: ~25 ms per 100 MB on a usual machine,
+// ~300 ms on the VM of issue #27's second bench machine, where a 1,000,000-triangle 3MF's weld table and
+// placed vertices (~26 MB) took ~80 ms of its ~300 ms analysis before a single vertex was welded. Memory
+// the thread touched before costs nothing but what is written to it. Lent only within a scope
+// (scratchScope, synchronous): everything lent there goes back when it ends, so nothing lent may outlive it
+// (no result, no field of an object that does). Outside a scope the same calls make fresh arrays.
+
+/** What a thread keeps between scopes, at most: the rest goes to the collector. */
+const MAX_KEPT_BYTES = 96 * 1024 * 1024;
+
+type Kind = 'int32' | 'float64' | 'shared-int32';
+
+interface Kept {
+  kind: Kind;
+  array: Int32Array | Float64Array;
+}
+
+/** Arrays free to lend, and those lent in the scope running now. */
+let free: Kept[] = [];
+let lent: Kept[] = [];
+let depth = 0;
+
+/** Runs fn with scratch arrays to lend; they all come back when it returns (or throws). */
+export function scratchScope<T>(fn: () => T): T {
+  depth++;
+  try {
+    return fn();
+  } finally {
+    if (--depth === 0) giveBack();
+  }
+}
+
+/** An Int32Array of length: zeroed if asked, else holding whatever it held (write before reading). */
+export function scratchInt32(length: number, zeroed: boolean): Int32Array {
+  return lend('int32', length, zeroed) as Int32Array;
+}
+
+/** An Int32Array of length over shared memory, holding whatever it held (write before reading). */
+export function scratchSharedInt32(length: number): Int32Array {
+  return lend('shared-int32', length, false) as Int32Array;
+}
+
+/** A Float64Array of length, holding whatever it held (write before reading). */
+export function scratchFloat64(length: number): Float64Array {
+  return lend('float64', length, false) as Float64Array;
+}
+
+function make(kind: Kind, length: number): Int32Array | Float64Array {
+  if (kind === 'float64') return new Float64Array(length);
+  if (kind === 'shared-int32') return new Int32Array(new SharedArrayBuffer(4 * length));
+  return new Int32Array(length);
+}
+
+function lend(kind: Kind, length: number, zeroed: boolean): Int32Array | Float64Array {
+  // Outside a scope, or a length no array can have (which throws, as the constructor does).
+  if (depth === 0 || !(length >= 0)) return make(kind, length);
+  // The smallest free one that is long enough.
+  let best = -1;
+  for (let k = 0; k < free.length; k++) {
+    const a = free[k]!;
+    if (
+      a.kind === kind &&
+      a.array.length >= length &&
+      (best < 0 || a.array.length < free[best]!.array.length)
+    )
+      best = k;
+  }
+  if (best < 0) {
+    const array = make(kind, length);
+    lent.push({ kind, array });
+    return array;
+  }
+  const kept = free[best]!;
+  free.splice(best, 1);
+  lent.push(kept);
+  const array = kept.array.subarray(0, length);
+  if (zeroed) array.fill(0);
+  return array;
+}
+
+function giveBack(): void {
+  // The biggest are kept first: they cost the most to make again.
+  const all = [...free, ...lent].sort((a, b) => b.array.byteLength - a.array.byteLength);
+  free = [];
+  lent = [];
+  let bytes = 0;
+  for (const a of all) {
+    if (bytes + a.array.byteLength > MAX_KEPT_BYTES) continue;
+    bytes += a.array.byteLength;
+    free.push(a);
+  }
+}
+
+/** Bytes kept for the next scope (tests). */
+export function scratchKeptBytes(): number {
+  return free.reduce((sum, a) => sum + a.array.byteLength, 0);
+}

@@ -4,11 +4,13 @@
 
 import { describe, expect, it } from 'vitest';
 import {
+  giveOutgrown,
   scratchFloat64,
   scratchInt32,
   scratchKeptBytes,
   scratchScope,
   scratchSharedInt32,
+  takeOutgrown,
 } from './scratch.ts';
 
 describe('scratch arrays', () => {
@@ -91,5 +93,32 @@ describe('scratch arrays', () => {
     });
     expect(scratchKeptBytes()).toBeLessThanOrEqual(96 * 1024 * 1024);
     expect(scratchKeptBytes()).toBeGreaterThanOrEqual(60 * 1024 * 1024);
+  });
+});
+
+describe('outgrown arrays', () => {
+  it('are taken again by the next owner growing through the same length and type, once', () => {
+    const old = new Float64Array(16384).fill(2.5);
+    giveOutgrown(old);
+    expect(takeOutgrown(new Int32Array(1), 16384)).toBeNull();
+    expect(takeOutgrown(new Float64Array(1), 8192)).toBeNull();
+    const taken = takeOutgrown(new Float64Array(1), 16384);
+    expect(taken).toBe(old);
+    expect(takeOutgrown(new Float64Array(1), 16384)).toBeNull();
+  });
+
+  it('are kept only whole, unshared, not tiny, and up to the limit', () => {
+    const big = new Int32Array(1 << 16);
+    giveOutgrown(big.subarray(0, 1 << 15));
+    giveOutgrown(new Int32Array(new SharedArrayBuffer(1 << 18)));
+    giveOutgrown(new Int32Array(100));
+    expect(takeOutgrown(big, 1 << 15)).toBeNull();
+    expect(takeOutgrown(big, 1 << 16)).toBeNull();
+    expect(takeOutgrown(big, 100)).toBeNull();
+    // 40 MB given in 8 MB arrays: what passes 32 MB is let go.
+    const arrays = Array.from({ length: 5 }, () => new Int32Array(2 * 1024 * 1024));
+    for (const a of arrays) giveOutgrown(a);
+    const back = arrays.map(() => takeOutgrown(big, 2 * 1024 * 1024)).filter((a) => a !== null);
+    expect(back).toHaveLength(4);
   });
 });

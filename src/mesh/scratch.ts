@@ -96,3 +96,45 @@ function giveBack(): void {
 export function scratchKeptBytes(): number {
   return free.reduce((sum, a) => sum + a.array.byteLength, 0);
 }
+
+/**
+ * Arrays whose owner has outgrown them for good (nothing refers to them any more: a growing array's last
+ * one), for the next owner that grows through the same length. A 1,000,000-triangle 3MF part's vertices
+ * and triangles double ~16 times on their way to ~24 MB, through ~24 MB of arrays dropped on the way:
+ * fresh pages for every upload, unless the last upload's are taken again. Whoever takes one owns it.
+ */
+const outgrown = new Map<string, (Int32Array | Float64Array)[]>();
+let outgrownBytes = 0;
+/** What a thread keeps of them, at most (a 1,000,000-triangle part's ~24 MB, with room). */
+const MAX_OUTGROWN_BYTES = 32 * 1024 * 1024;
+/** Smaller ones cost little to make again. */
+const MIN_OUTGROWN_BYTES = 64 * 1024;
+
+const outgrownKey = (array: Int32Array | Float64Array, length: number) =>
+  `${array instanceof Float64Array ? 'float64' : 'int32'}:${length}`;
+
+/** An array like `like` (its type) of exactly length that an owner outgrew, if one is kept; else null. */
+export function takeOutgrown<T extends Int32Array | Float64Array>(like: T, length: number): T | null {
+  const list = outgrown.get(outgrownKey(like, length));
+  const array = list?.pop();
+  if (array === undefined) return null;
+  outgrownBytes -= array.byteLength;
+  return array as T;
+}
+
+/** Gives up an array for good: kept for takeOutgrown, within the thread's limit (a whole array only). */
+export function giveOutgrown(array: Int32Array | Float64Array): void {
+  if (
+    array.byteLength < MIN_OUTGROWN_BYTES ||
+    array.byteOffset !== 0 ||
+    array.byteLength !== array.buffer.byteLength ||
+    array.buffer instanceof SharedArrayBuffer ||
+    outgrownBytes + array.byteLength > MAX_OUTGROWN_BYTES
+  )
+    return;
+  const key = outgrownKey(array, array.length);
+  const list = outgrown.get(key);
+  if (list) list.push(array);
+  else outgrown.set(key, [array]);
+  outgrownBytes += array.byteLength;
+}

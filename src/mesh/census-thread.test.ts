@@ -9,7 +9,6 @@ import {
   censusHelperReady,
   censusHere,
   HELPER_FACES,
-  keptArrays,
   sharedInt32,
   sharedUint8,
   startCensusHelper,
@@ -54,23 +53,6 @@ function bigFaces(): { faces: Int32Array; faceCount: number; vertexCount: number
   const faces = sharedInt32(3 * kept.length);
   for (const [k, f] of kept.entries()) faces.set(f, 3 * k);
   return { faces, faceCount: kept.length, vertexCount: sphere.vertices.length / 3 };
-}
-
-/** A mesh's faces as vertex id triples (quads cut in two). */
-function meshFaces(mesh: IndexedMesh): { faces: Int32Array; faceCount: number; vertexCount: number } {
-  const list = mesh.faces.flatMap((f) =>
-    f.length === 3
-      ? [f]
-      : [
-          [f[0]!, f[1]!, f[2]!],
-          [f[0]!, f[2]!, f[3]!],
-        ],
-  );
-  return {
-    faces: Int32Array.from(list.flat()),
-    faceCount: list.length,
-    vertexCount: mesh.vertices.length / 3,
-  };
 }
 
 /** Analyses model with the helper (once handed to it), then without it (never handed): the same answer. */
@@ -170,46 +152,5 @@ describe('the census helper', () => {
     // The analysis of a big model is still whole.
     const closed = analyzeMesh(toBinaryStl(triangles(uvSphere(20, 260, 200))), 'stl');
     expect(closed).toMatchObject({ watertight: true, openEdges: 0, shells: 1 });
-  });
-});
-
-describe("the helper's kept arrays", () => {
-  it("lends a census the last census' arrays, in order, zeroed when asked", () => {
-    const census = keptArrays(1024);
-    const first = census();
-    const a = first(10, false).fill(3);
-    const b = first(20, true).fill(4);
-    const second = census();
-    const a2 = second(8, false);
-    const b2 = second(20, true);
-    expect(a2.buffer).toBe(a.buffer);
-    expect(a2[0]).toBe(3);
-    expect(b2.buffer).toBe(b.buffer);
-    expect(b2.every((v) => v === 0)).toBe(true);
-    // Longer than before: a new array, kept from then on.
-    const c = census()(30, false);
-    expect(c.buffer).not.toBe(a.buffer);
-    expect(census()(30, false).buffer).toBe(c.buffer);
-  });
-
-  it('keeps no array over its limit, and throws for a length no array can have', () => {
-    const census = keptArrays(400);
-    const big = census()(101, false);
-    expect(census()(101, false).buffer).not.toBe(big.buffer);
-    census()(4, false);
-    expect(() => census()(-5, true)).toThrow(RangeError);
-  });
-
-  it('gives the same census as fresh arrays, after a bigger one', () => {
-    const census = keptArrays(64 * 1024 * 1024);
-    const big = bigFaces();
-    edgeCensus(big.faces, big.faceCount, big.vertexCount, null, census());
-    const open = meshFaces(withoutFace(uvSphere(10, 50, 40), 7));
-    const marks = new Uint8Array(open.vertexCount);
-    const fresh = new Uint8Array(open.vertexCount);
-    expect(edgeCensus(open.faces, open.faceCount, open.vertexCount, marks, census())).toEqual(
-      edgeCensus(open.faces, open.faceCount, open.vertexCount, fresh),
-    );
-    expect(marks).toEqual(fresh);
   });
 });

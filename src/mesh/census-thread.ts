@@ -55,12 +55,10 @@ function helperSource(): string {
     `const FAILED = ${FAILED};`,
     censusSource(),
     answerCensus.toString(),
-    keptArrays.toString(),
-    `const lend = keptArrays(${KEPT_ARRAY_BYTES});`,
     "const { parentPort, workerData } = require('node:worker_threads');",
-    'parentPort.on("message", (message) => answerCensus(message, (f, n, v, m) => edgeCensus(f, n, v, m, lend())));',
+    'parentPort.on("message", (message) => answerCensus(message, edgeCensus));',
     // Ready once its census has run: a source that does not (a code transform's stray reference) never is.
-    'edgeCensus(new Int32Array([0, 1, 2]), 1, 3, new Uint8Array(3), lend());',
+    'edgeCensus(new Int32Array([0, 1, 2]), 1, 3, new Uint8Array(3));',
     'Atomics.store(workerData.ready, 0, 1);',
   ].join('\n');
 }
@@ -147,34 +145,6 @@ export function censusElsewhere(
 }
 
 /** The helper's side (run from its source: nothing but its arguments and DONE, FAILED): one census. */
-/** The longest working array the helper keeps for its next census (a 5,000,000-triangle one's is 60 MB). */
-const KEPT_ARRAY_BYTES = 64 * 1024 * 1024;
-
-/**
- * The helper's working arrays, kept from one census to the next: fresh memory costs page faults at its
- * first touch (scratch.ts says how much), and the helper makes one census at a time, whose arrays never leave
- * it. Each call gives a census' lender: its k-th array is the last census' k-th when that is long enough.
- */
-export function keptArrays(maxBytes: number): () => (length: number, zeroed: boolean) => Int32Array {
-  const kept: (Int32Array | null)[] = [];
-  return () => {
-    let next = 0;
-    return (length, zeroed) => {
-      const slot = next++;
-      const have = kept[slot];
-      // A length no array can have throws, as new Int32Array does.
-      if (have && length >= 0 && have.length >= length) {
-        const array = have.subarray(0, length);
-        if (zeroed) array.fill(0);
-        return array;
-      }
-      const array = new Int32Array(length);
-      kept[slot] = 4 * length <= maxBytes ? array : null;
-      return array;
-    };
-  };
-}
-
 export function answerCensus(
   message: {
     faces: Int32Array;

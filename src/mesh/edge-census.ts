@@ -20,19 +20,16 @@ export interface EdgeCensus {
  * Open (1 use), non-manifold (3+ uses) and odd (an odd number of uses: never closed) edges of faces given as
  * vertex id triples. marks, if given, gets UNBALANCED (odd) and NON_MANIFOLD at the smaller end of such
  * edges. Whether the faces of an edge run once each way is checked apart (labelShells' winding sums).
- * lend makes its two working arrays (zeroed when asked): memory a thread keeps from its last census
- * (scratch.ts, census-thread.ts), which costs no fresh pages.
  */
 export function edgeCensus(
   faces: Int32Array,
   faceCount: number,
   vertexCount: number,
   marks: Uint8Array | null = null,
-  lend: (length: number, zeroed: boolean) => Int32Array = (length) => new Int32Array(length),
 ): EdgeCensus {
   const edgeCount = 3 * faceCount;
   // start[v] .. start[v + 1]: the larger ends of the edges whose smaller end is v.
-  const start = lend(vertexCount + 1, true);
+  const start = new Int32Array(vertexCount + 1);
   for (let k = 0; k < edgeCount; k += 3) {
     const a = faces[k]!;
     const b = faces[k + 1]!;
@@ -46,7 +43,7 @@ export function edgeCensus(
     sum += start[v]!;
     start[v] = sum;
   }
-  const others = lend(edgeCount, false);
+  const others = new Int32Array(edgeCount);
   for (let k = edgeCount - 3; k >= 0; k -= 3) {
     const a = faces[k]!;
     const b = faces[k + 1]!;

@@ -21,7 +21,6 @@
 // else: its sign is the whole sum's.
 
 import { NON_MANIFOLD, UNBALANCED } from './edge-census.ts';
-import { scratchInt32 } from './scratch.ts';
 
 /** Union-find parents as id + 1 (0: a vertex no face uses); each component's root is its smallest id. */
 export interface ShellLabels {
@@ -97,8 +96,7 @@ function windingOf(a: number, b: number, c: number, s1: number, s2: number): num
  * smaller), and sums their winding.
  */
 export function labelShells(faces: Int32Array, faceCount: number, vertexCount: number): ShellLabels {
-  // Lent by an analysis' scratch scope when there is one (scratch.ts): the labels never outlive the result.
-  const parent = scratchInt32(vertexCount, true);
+  const parent = new Int32Array(vertexCount);
   const s1 = (Math.random() * 0x100000000) | 0;
   const s2 = (Math.random() * 0x100000000) | 0;
   let seen = 0;

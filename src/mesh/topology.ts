@@ -13,7 +13,6 @@ import {
 } from './census-thread.ts';
 import { type EdgeCensus, edgeCensus } from './edge-census.ts';
 import { keepShape } from './keep-shapes.ts';
-import { scratchInt32, scratchSharedInt32 } from './scratch.ts';
 import { labelShells, resolveShells, type ShellSummary, singleShell, type WholeMesh } from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
@@ -94,12 +93,8 @@ export class Topology implements TriangleSink {
     // census made elsewhere leaves its weld table (garbage by then, ~32 MB for a 64 MB file) to a later
     // collection, which the census here prompts by its own allocations, and the peak would rise past its
     // target.
-    // Nothing keeps them past the analysis unless the mesh is kept: then an analysis' scratch scope may lend
-    // them (scratch.ts; the helper only reads them).
-    const lent = !this.keepMesh;
-    if (options.sharedFaces && length >= 3 * HELPER_FACES)
-      this.faces = lent ? scratchSharedInt32(length) : sharedInt32(length);
-    else this.faces = lent ? scratchInt32(length, false) : new Int32Array(length);
+    this.faces =
+      options.sharedFaces && length >= 3 * HELPER_FACES ? sharedInt32(length) : new Int32Array(length);
   }
 
   /** The census handed to the helper by beginCensus, if it took it. */
@@ -164,8 +159,7 @@ export class Topology implements TriangleSink {
    */
   expectVertices(n: number): void {
     const known = Math.min(n, Math.max(1024, this.expectedTriangles));
-    // Its positions are lent (scratch.ts) unless the mesh is kept past the analysis.
-    this.welder ??= new VertexWelder(known, known, !this.keepMesh);
+    this.welder ??= new VertexWelder(known, known);
   }
 
   /**
@@ -272,7 +266,7 @@ export class Topology implements TriangleSink {
     this.pendingMarks = null;
     if (counted === null || marks === null) {
       marks = new Uint8Array(vertexCount);
-      counted = edgeCensus(faces, faceCount, vertexCount, marks, scratchInt32);
+      counted = edgeCensus(faces, faceCount, vertexCount, marks);
     }
     const { oddEdges, ...census } = counted;
     // Closed: every edge's faces run as often one way as the other (an odd count never does).

@@ -3,7 +3,6 @@
 // The hash is seeded per instance so that crafted files cannot force long probe chains.
 
 import { keepShape } from './keep-shapes.ts';
-import { scratchFloat64, scratchInt32 } from './scratch.ts';
 
 const CACHE_SIZE = 4096;
 const CACHE_MASK = CACHE_SIZE - 1;
@@ -43,19 +42,16 @@ export class VertexWelder {
   touched = 0;
   private readonly cacheXyz = new Float64Array(3 * CACHE_SIZE);
 
-  /**
-   * knownVertices: at least this many will come (a 3MF mesh's vertex count): no growing up to there.
-   * coordsLent: the coordinates too may come from an analysis' scratch scope, when nothing keeps them past it.
-   */
-  constructor(expectedVertices = 1024, knownVertices = 0, coordsLent = false) {
+  /** knownVertices: at least this many will come (a 3MF mesh's vertex count): no growing up to there. */
+  constructor(expectedVertices = 1024, knownVertices = 0) {
     let size = 1024;
     while (size < expectedVertices * 2) size *= 2;
-    // Lent by an analysis' scratch scope when there is one (scratch.ts): the table never outlives the welder.
-    this.table = scratchInt32(size, true);
+    this.table = new Int32Array(size);
     this.mask = size - 1;
     // Coordinates grow as needed (a sequential copy); only the table is sized for the guess.
-    const coords = 3 * Math.max(256, knownVertices, Math.min(expectedVertices >>> 2, size >>> 1));
-    this.coords = coordsLent ? scratchFloat64(coords) : new Float64Array(coords);
+    this.coords = new Float64Array(
+      3 * Math.max(256, knownVertices, Math.min(expectedVertices >>> 2, size >>> 1)),
+    );
     this.seed = (Math.random() * 0x100000000) | 1;
   }
 

@@ -10,7 +10,6 @@ import { MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { MAX_TRIANGLES } from '../geometry.ts';
 import { keepShape } from '../keep-shapes.ts';
-import { giveOutgrown, takeOutgrown } from '../scratch.ts';
 import { partKey } from './archive.ts';
 import { createBytePath } from './fast-path.ts';
 
@@ -69,7 +68,11 @@ class Growable<T extends Float64Array | Int32Array> {
     this.data = make(3 * 16);
   }
   push3(a: number, b: number, c: number) {
-    if (this.length + 3 > this.data.length) this.grow(this.data.length * 2);
+    if (this.length + 3 > this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
     this.data[this.length] = a;
     this.data[this.length + 1] = b;
     this.data[this.length + 2] = c;
@@ -81,20 +84,15 @@ class Growable<T extends Float64Array | Int32Array> {
     if (needed > this.data.length) {
       let size = this.data.length * 2;
       while (size < needed) size *= 2;
-      this.grow(size);
+      const next = this.make(size);
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
     }
     (this.data as Float64Array).set((values as Float64Array).subarray(0, count), this.length);
     this.length = needed;
   }
   result(): T {
     return this.data.subarray(0, this.length) as T;
-  }
-  /** Only [0, length) is ever read: an outgrown array (scratch.ts) may hold anything past it. */
-  private grow(size: number) {
-    const next = takeOutgrown(this.data, size) ?? this.make(size);
-    next.set(this.data.subarray(0, this.length));
-    giveOutgrown(this.data);
-    this.data = next;
   }
 }
 

@@ -7,7 +7,6 @@ import { type AnalyzerOptions, toAnalysis } from '../analysis.ts';
 import { CollectSink } from '../collect.ts';
 import { MeshError } from '../errors.ts';
 import { Geometry, MAX_TRIANGLES } from '../geometry.ts';
-import { scratchScope } from '../scratch.ts';
 import { Topology } from '../topology.ts';
 import type { MeshAnalysis, TriangleSink } from '../types.ts';
 import { type Archive, NOT_A_ZIP, openArchive, type PartPlace, partKey } from './archive.ts';
@@ -174,14 +173,6 @@ const UNIT_NAMES: Record<string, string> = {
 export function analyse3mf(
   model: ThreeMfModel,
   options: Pick<AnalyzerOptions, 'topology' | 'collectTriangles'> = {},
-): { analysis: MeshAnalysis; triangles: Float32Array | null } {
-  // Its big temporary arrays (the placed vertices, the weld table) are the thread's from its last analysis.
-  return scratchScope(() => analyseIn3mfScope(model, options));
-}
-
-function analyseIn3mfScope(
-  model: ThreeMfModel,
-  options: Pick<AnalyzerOptions, 'topology' | 'collectTriangles'>,
 ): { analysis: MeshAnalysis; triangles: Float32Array | null } {
   // Its faces in shared memory: a big model's census runs on the helper thread while this one measures.
   const topology = options.topology === false ? null : new Topology(model.triangles, { sharedFaces: true });

@@ -6,7 +6,6 @@
 import { badCoordinate, MAX_COORDINATE } from '../coordinates.ts';
 import { MeshError } from '../errors.ts';
 import { type Geometry, MAX_TRIANGLES } from '../geometry.ts';
-import { scratchFloat64, scratchInt32 } from '../scratch.ts';
 import type { Topology } from '../topology.ts';
 import { BATCH_TRIANGLES, type TriangleSink } from '../types.ts';
 import type { MeshObject, ModelObject, ModelPart, Reference, Transform } from './model-part.ts';
@@ -185,15 +184,13 @@ export function measureInstances(instances: Instance[], geometry: Geometry, topo
     welds += Math.min(mesh.vertices.length / 3, mesh.triangles.length);
   }
   topology?.expectVertices(welds);
-  // Lent by the analysis' scratch scope when there is one (scratch.ts): only the first use of each vertex
-  // writes to placed, order and ids before they are read.
-  const placed = scratchFloat64(3 * capacity);
+  const placed = new Float64Array(3 * capacity);
   // The used vertices in order of first use.
-  const order = scratchInt32(capacity, false);
-  const ids = scratchInt32(capacity, false);
-  // seen[i] === epoch: vertex i is used by the current instance. Cleared once, so that an instance costs
+  const order = new Int32Array(capacity);
+  const ids = new Int32Array(capacity);
+  // seen[i] === epoch: vertex i is used by the current instance. Never cleared, so that an instance costs
   // its triangles, not its mesh's vertex count.
-  const seen = scratchInt32(capacity, true);
+  const seen = new Int32Array(capacity);
   let epoch = 0;
   for (const [n, { mesh, transform, mirrored }] of instances.entries()) {
     epoch++;

@@ -20,23 +20,22 @@ export interface EdgeCensus {
  * Open (1 use), non-manifold (3+ uses) and odd (an odd number of uses: never closed) edges of faces given as
  * vertex id triples. marks, if given, gets UNBALANCED (odd) and NON_MANIFOLD at the smaller end of such
  * edges. Whether the faces of an edge run once each way is checked apart (labelShells' winding sums).
+ * counted: the faces' edges already counted by their smaller end (countEdgeEnds, as the faces came; at
+ * least vertexCount + 1 long, 0 past the last id); it is used up.
  */
 export function edgeCensus(
   faces: Int32Array,
   faceCount: number,
   vertexCount: number,
   marks: Uint8Array | null = null,
+  counted: Int32Array | null = null,
 ): EdgeCensus {
   const edgeCount = 3 * faceCount;
   // start[v] .. start[v + 1]: the larger ends of the edges whose smaller end is v.
-  const start = new Int32Array(vertexCount + 1);
-  for (let k = 0; k < edgeCount; k += 3) {
-    const a = faces[k]!;
-    const b = faces[k + 1]!;
-    const c = faces[k + 2]!;
-    start[a < b ? a : b]!++;
-    start[b < c ? b : c]!++;
-    start[c < a ? c : a]!++;
+  let start = counted;
+  if (start === null) {
+    start = new Int32Array(vertexCount + 1);
+    countEdgeEnds(faces, 0, faceCount, start);
   }
   let sum = 0;
   for (let v = 0; v <= vertexCount; v++) {
@@ -81,6 +80,18 @@ export function edgeCensus(
   return { openEdges: open, nonManifoldEdges: nonManifold, oddEdges: odd };
 }
 
+/** Counts the edges of faces from .. to under their smaller end: counts[v]++ (edgeCensus' first pass). */
+export function countEdgeEnds(faces: Int32Array, from: number, to: number, counts: Int32Array): void {
+  for (let k = 3 * from, end = 3 * to; k < end; k += 3) {
+    const a = faces[k]!;
+    const b = faces[k + 1]!;
+    const c = faces[k + 2]!;
+    counts[a < b ? a : b]!++;
+    counts[b < c ? b : c]!++;
+    counts[c < a ? c : a]!++;
+  }
+}
+
 function insertionSort(a: Int32Array, from: number, to: number): void {
   for (let i = from + 1; i < to; i++) {
     const x = a[i]!;
@@ -99,6 +110,7 @@ export function censusSource(): string {
     `const UNBALANCED = ${UNBALANCED};`,
     `const NON_MANIFOLD = ${NON_MANIFOLD};`,
     insertionSort.toString(),
+    countEdgeEnds.toString(),
     edgeCensus.toString(),
   ].join('\n');
 }

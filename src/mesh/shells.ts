@@ -21,8 +21,12 @@
 // else: its sign is the whole sum's.
 
 import { NON_MANIFOLD, UNBALANCED } from './edge-census.ts';
+import { keepShape } from './keep-shapes.ts';
 
-/** Union-find parents as id + 1 (0: a vertex no face uses); each component's root is its smallest id. */
+/**
+ * Union-find parents as id + 1 (0: a vertex no face uses); each component's root is its smallest id. It may
+ * run past the mesh's last vertex id (0s).
+ */
 export interface ShellLabels {
   parent: Int32Array;
   /** Components that have at least one face. */
@@ -96,49 +100,105 @@ function windingOf(a: number, b: number, c: number, s1: number, s2: number): num
  * smaller), and sums their winding.
  */
 export function labelShells(faces: Int32Array, faceCount: number, vertexCount: number): ShellLabels {
-  const parent = new Int32Array(vertexCount);
-  const s1 = (Math.random() * 0x100000000) | 0;
-  const s2 = (Math.random() * 0x100000000) | 0;
-  let seen = 0;
-  let unions = 0;
-  let winding = 0;
-  for (let k = 0, end = 3 * faceCount; k < end; k += 3) {
-    let a = faces[k]!;
-    let b = faces[k + 1]!;
-    let c = faces[k + 2]!;
-    winding = (winding + windingOf(a, b, c, s1, s2)) | 0;
-    if (parent[a] === 0) {
-      parent[a] = a + 1;
-      seen++;
-    } else a = find(parent, a);
-    if (parent[b] === 0) {
-      parent[b] = b + 1;
-      seen++;
-    } else b = find(parent, b);
-    if (parent[c] === 0) {
-      parent[c] = c + 1;
-      seen++;
-    } else c = find(parent, c);
-    // Usually all three share one root already.
-    if (a !== b) {
-      if (a < b) {
-        parent[b] = a + 1;
-        if (c === b) c = a;
-      } else {
-        parent[a] = b + 1;
-        if (c === a) c = b;
-        a = b;
-      }
-      unions++;
-    }
-    if (a !== c) {
-      if (a < c) parent[c] = a + 1;
-      else parent[a] = c + 1;
-      unions++;
-    }
-  }
-  return { parent, count: seen - unions, winding, seeds: [s1, s2] };
+  const labeler = new ShellLabeler(vertexCount);
+  labeler.add(faces, 0, faceCount, vertexCount);
+  return labeler.labels(vertexCount);
 }
+
+/**
+ * labelShells in steps, as the faces come: a model read as it arrives (an upload) has its shells labelled
+ * then, not after its last byte. The union-find needs no face after the ones it has.
+ */
+export class ShellLabeler {
+  private parent: Int32Array;
+  /**
+   * Faces seen, unions, the winding sum and its two seeds: int32s, kept in an array rather than in fields,
+   * which a value past a small integer's range would move to another map (keep-shapes.ts).
+   */
+  private readonly sums = new Int32Array(5);
+
+  /** vertices: how many are expected (it grows past them). */
+  constructor(vertices = 0) {
+    this.parent = new Int32Array(vertices);
+    this.sums[SEED_1] = (Math.random() * 0x100000000) | 0;
+    this.sums[SEED_2] = (Math.random() * 0x100000000) | 0;
+  }
+
+  /** Labels faces from .. to, whose ids are below vertexCount. */
+  add(faces: Int32Array, from: number, to: number, vertexCount: number): void {
+    if (vertexCount > this.parent.length) {
+      const grown = new Int32Array(Math.max(vertexCount, 2 * this.parent.length));
+      grown.set(this.parent);
+      this.parent = grown;
+    }
+    const parent = this.parent;
+    const sums = this.sums;
+    const s1 = sums[SEED_1]!;
+    const s2 = sums[SEED_2]!;
+    let seen = sums[SEEN]!;
+    let unions = sums[UNIONS]!;
+    let winding = sums[WINDING]!;
+    for (let k = 3 * from, end = 3 * to; k < end; k += 3) {
+      let a = faces[k]!;
+      let b = faces[k + 1]!;
+      let c = faces[k + 2]!;
+      winding = (winding + windingOf(a, b, c, s1, s2)) | 0;
+      if (parent[a] === 0) {
+        parent[a] = a + 1;
+        seen++;
+      } else a = find(parent, a);
+      if (parent[b] === 0) {
+        parent[b] = b + 1;
+        seen++;
+      } else b = find(parent, b);
+      if (parent[c] === 0) {
+        parent[c] = c + 1;
+        seen++;
+      } else c = find(parent, c);
+      // Usually all three share one root already.
+      if (a !== b) {
+        if (a < b) {
+          parent[b] = a + 1;
+          if (c === b) c = a;
+        } else {
+          parent[a] = b + 1;
+          if (c === a) c = b;
+          a = b;
+        }
+        unions++;
+      }
+      if (a !== c) {
+        if (a < c) parent[c] = a + 1;
+        else parent[a] = c + 1;
+        unions++;
+      }
+    }
+    sums[SEEN] = seen;
+    sums[UNIONS] = unions;
+    sums[WINDING] = winding;
+  }
+
+  /** The labels of the faces added (parent at least vertexCount long; ids past the last used are 0). */
+  labels(vertexCount: number): ShellLabels {
+    if (vertexCount > this.parent.length) this.add(this.parent, 0, 0, vertexCount);
+    const sums = this.sums;
+    return {
+      parent: this.parent,
+      count: sums[SEEN]! - sums[UNIONS]!,
+      winding: sums[WINDING]!,
+      seeds: [sums[SEED_1]!, sums[SEED_2]!],
+    };
+  }
+}
+
+const SEEN = 0;
+const UNIONS = 1;
+const WINDING = 2;
+const SEED_1 = 3;
+const SEED_2 = 4;
+
+// One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).
+keepShape(new ShellLabeler());
 
 /** |v6| at or below this fraction of the box's volume has no sign worth trusting (a flat closed surface). */
 const FLAT = 1e-12;

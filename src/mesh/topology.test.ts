@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { edgeCensus } from './edge-census.ts';
+import { countEdgeEnds, edgeCensus } from './edge-census.ts';
+import { labelShells, ShellLabeler } from './shells.ts';
 import { Topology } from './topology.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
@@ -22,6 +23,98 @@ describe('edgeCensus', () => {
     for (let k = 0; k < n; k++) faces.set([0, k + 1, ((k + 1) % n) + 1], 3 * k);
     // A closed fan disc: the spokes are shared, the rim is open.
     expect(edgeCensus(faces, n, n + 1)).toEqual({ openEdges: n, nonManifoldEdges: 0, oddEdges: n });
+  });
+});
+
+/** Faces over `vertices` ids: random triangles (open, non-manifold, repeated), as a broken file has. */
+const facesArb = fc
+  .integer({ min: 3, max: 40 })
+  .chain((vertices) =>
+    fc.tuple(
+      fc.constant(vertices),
+      fc.array(fc.tuple(fc.nat(vertices - 1), fc.nat(vertices - 1), fc.nat(vertices - 1)), {
+        maxLength: 120,
+      }),
+      fc.array(fc.nat(8), { maxLength: 12 }),
+    ),
+  )
+  .map(([vertices, triples, cuts]) => {
+    const kept = triples.filter(([a, b, c]) => a !== b && b !== c && a !== c);
+    return { vertices, faces: Int32Array.from(kept.flat()), faceCount: kept.length, cuts };
+  });
+
+/** The roots of every id, as a labelling's components (the smallest id of each). */
+function roots(parent: Int32Array, vertexCount: number): number[] {
+  const out: number[] = [];
+  for (let v = 0; v < vertexCount; v++) {
+    let x = v;
+    if (parent[x] === 0) {
+      out.push(-1);
+      continue;
+    }
+    while (parent[x]! - 1 !== x) x = parent[x]! - 1;
+    out.push(x);
+  }
+  return out;
+}
+
+describe('shells and edges followed as the faces come (ShellLabeler, countEdgeEnds)', () => {
+  it('label and count the same in any batches as all at once, growing past the vertices expected', () => {
+    fc.assert(
+      fc.property(facesArb, ({ vertices, faces, faceCount, cuts }) => {
+        const whole = labelShells(faces, faceCount, vertices);
+        // Expecting a single vertex, batches cut where the cuts say: the parents grow as ids come.
+        const labeler = new ShellLabeler(1);
+        const counts = new Int32Array(vertices + 1);
+        let from = 0;
+        let seenVertices = 0;
+        for (const cut of [...cuts, faceCount]) {
+          const to = Math.min(faceCount, from + cut);
+          for (let k = 3 * from; k < 3 * to; k++) seenVertices = Math.max(seenVertices, faces[k]! + 1);
+          labeler.add(faces, from, to, seenVertices);
+          countEdgeEnds(faces, from, to, counts);
+          from = to;
+        }
+        labeler.add(faces, from, faceCount, vertices);
+        countEdgeEnds(faces, from, faceCount, counts);
+        const followed = labeler.labels(vertices);
+        expect(followed.count).toBe(whole.count);
+        expect(roots(followed.parent, vertices)).toEqual(roots(whole.parent, vertices));
+        // The winding sums use each labelling's own seeds: both are 0 exactly when every edge is balanced.
+        expect(followed.winding === 0).toBe(whole.winding === 0);
+        const marksWhole = new Uint8Array(vertices);
+        const marksFollowed = new Uint8Array(vertices);
+        expect(edgeCensus(faces, faceCount, vertices, marksFollowed, counts)).toEqual(
+          edgeCensus(faces, faceCount, vertices, marksWhole),
+        );
+        expect(marksFollowed).toEqual(marksWhole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('give a Topology followed up in slices between batches the result of one that never was', () => {
+    fc.assert(
+      fc.property(facesArb, ({ vertices, faces, faceCount, cuts }) => {
+        const box = { volume6: 1, origin: [0, 0, 0], min: [0, 0, 0], max: [1, 1, 1] } as const;
+        const once = new Topology();
+        once.triangles(new Float64Array(0), faces, faceCount);
+        const batched = new Topology();
+        let from = 0;
+        for (const cut of [...cuts, faceCount]) {
+          const to = Math.min(faceCount, from + cut);
+          batched.triangles(new Float64Array(0), faces.subarray(3 * from, 3 * to), to - from);
+          // Slices of 1 to 8 faces, some batches followed up in part, some not at all.
+          for (let slices = cut % 3; slices > 0 && batched.followUp(cut + 1); slices--);
+          from = to;
+        }
+        const positions = Float64Array.from({ length: 3 * vertices }, (_, k) => k % 7);
+        once.vertexPositions(positions);
+        batched.vertexPositions(positions);
+        expect(batched.result(box)).toEqual(once.result(box));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

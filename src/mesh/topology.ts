@@ -11,9 +11,17 @@ import {
   sharedInt32,
   sharedUint8,
 } from './census-thread.ts';
-import { type EdgeCensus, edgeCensus } from './edge-census.ts';
+import { countEdgeEnds, type EdgeCensus, edgeCensus } from './edge-census.ts';
 import { keepShape } from './keep-shapes.ts';
-import { labelShells, resolveShells, type ShellSummary, singleShell, type WholeMesh } from './shells.ts';
+import {
+  labelShells,
+  resolveShells,
+  ShellLabeler,
+  type ShellLabels,
+  type ShellSummary,
+  singleShell,
+  type WholeMesh,
+} from './shells.ts';
 import type { TriangleSink } from './types.ts';
 import { Float32Welder, VertexWelder } from './vertex-welder.ts';
 
@@ -67,6 +75,15 @@ export class Topology implements TriangleSink {
   private readonly expectedTriangles: number;
   /** OBJ: the positions of the ids it hands over, given at the end (vertexPositions). */
   private idPositions: Float64Array | null = null;
+  /**
+   * A streamed model's (STL, OBJ) shells labelled and edges counted by their smaller end (edgeCensus' first
+   * pass) while the analysis waits for more of the file (followUp), up to `followed` faces: what is left
+   * after the last byte is then only the census' rest. Otherwise (a file read whole, a 3MF model, whose
+   * labels run beside the census helper) both are made at the end.
+   */
+  private labeler: ShellLabeler | null = null;
+  private edgeEnds: Int32Array = new Int32Array(0);
+  private followed = 0;
 
   /**
    * Binary STL: keep the positions for the shells even when the mesh is one part. Only needed when that
@@ -221,6 +238,34 @@ export class Topology implements TriangleSink {
     this.maxId = welder.count - 1;
   }
 
+  /**
+   * Labels and counts up to `most` of the faces added since the last time (see labeler), for a caller that
+   * would otherwise wait (for more of a file); whether some are left.
+   */
+  followUp(most: number): boolean {
+    const vertexCount = this.maxId + 1;
+    const to = Math.min(this.faceCount, this.followed + most);
+    if (to === this.followed) return false;
+    if (this.labeler === null)
+      this.labeler = new ShellLabeler(Math.max(vertexCount, this.expectedVertices()));
+    this.labeler.add(this.faces, this.followed, to, vertexCount);
+    if (vertexCount + 1 > this.edgeEnds.length) {
+      const grown = new Int32Array(
+        Math.max(vertexCount + 1, 2 * this.edgeEnds.length, this.expectedVertices()),
+      );
+      grown.set(this.edgeEnds);
+      this.edgeEnds = grown;
+    }
+    countEdgeEnds(this.faces, this.followed, to, this.edgeEnds);
+    this.followed = to;
+    return to < this.faceCount;
+  }
+
+  /** A closed mesh has about half as many vertices as triangles (a binary STL's count is known). */
+  private expectedVertices(): number {
+    return this.expectedTriangles > 0 ? Math.ceil(this.expectedTriangles / 2) + 2 : 0;
+  }
+
   /** The positions of the ids given to triangles() (x, y, z at 3 * id), once they are all known. */
   vertexPositions(coordinates: Float64Array): void {
     this.idPositions = coordinates;
@@ -245,7 +290,15 @@ export class Topology implements TriangleSink {
     const faceCount = this.faceCount;
     const vertexCount = this.maxId + 1;
     this.beginCensus();
-    const labels = labelShells(faces, faceCount, vertexCount);
+    let labels: ShellLabels;
+    let counted: Int32Array | null = null;
+    if (this.labeler !== null) {
+      this.followUp(Number.POSITIVE_INFINITY);
+      labels = this.labeler.labels(vertexCount);
+      counted = this.edgeEnds;
+    } else labels = labelShells(faces, faceCount, vertexCount);
+    this.labeler = null;
+    this.edgeEnds = new Int32Array(0);
     // Several shells are measured one by one, from the positions. The text formats' are an array they
     // have anyway; a binary STL's are read out of its weld table (12 bytes a vertex), only when needed.
     // The weld tables go before the census, its memory peak (made here; a 3MF model's on the helper thread
@@ -261,26 +314,26 @@ export class Topology implements TriangleSink {
     this.idPositions = null;
     this.faces = new Int32Array(0);
     let marks = this.pendingMarks;
-    let counted = this.pending?.wait() ?? null;
+    let census = this.pending?.wait() ?? null;
     this.pending = null;
     this.pendingMarks = null;
-    if (counted === null || marks === null) {
+    if (census === null || marks === null) {
       marks = new Uint8Array(vertexCount);
-      counted = edgeCensus(faces, faceCount, vertexCount, marks);
+      census = edgeCensus(faces, faceCount, vertexCount, marks, counted);
     }
-    const { oddEdges, ...census } = counted;
+    const { oddEdges, ...edges } = census;
     // Closed: every edge's faces run as often one way as the other (an odd count never does).
     const closed = oddEdges === 0 && labels.winding === 0;
     // One shell with no edge of more than two faces (the common case): the whole mesh's signed volume
     // says it all. One closed shell with such edges is cut along them (resolveShells).
-    const cut = labels.count <= 1 && closed && census.nonManifoldEdges > 0;
+    const cut = labels.count <= 1 && closed && edges.nonManifoldEdges > 0;
     if (labels.count <= 1 && !cut) positions = null;
     this.needsPositions = cut && positions === null;
     const shells =
       positions !== null
         ? resolveShells({ faces, faceCount, vertexCount, labels, marks, positions }, whole)
         : singleShell(labels.count, closed, whole);
-    return { ...census, ...shells };
+    return { ...edges, ...shells };
   }
 
   private positions(): Float64Array | Float32Array | null {

@@ -221,7 +221,8 @@ async function followRead(
     // after a true `ended` is everything. Read the other way round, an end landing between the two reads
     // would stop the loop short of the file's tail.
     const ended = follow.ended;
-    available = follow.waitFor(position + CHUNK_BYTES);
+    // While the next chunk is not there, the analysis does what it would do after the last byte.
+    available = follow.waitFor(position + CHUNK_BYTES, analyzer.spare);
     while (position < available && (ended || available - position >= CHUNK_BYTES)) {
       const n = fs.readSync(fd, buffer, 0, Math.min(CHUNK_BYTES, available - position), position);
       if (n === 0) throw new Error('The upload file is shorter than told.');

@@ -93,15 +93,22 @@ export class FollowReader {
 
   /**
    * Waits until at least `want` bytes are in the file or the upload ended; the bytes there now.
-   * Throws FollowAborted when the main thread gave the file up.
+   * Throws FollowAborted when the main thread gave the file up. spare: work to do in slices instead of
+   * waiting, while it says some is left (not counted as waiting).
    */
-  waitFor(want: number): number {
-    const started = performance.now();
+  waitFor(want: number, spare?: () => boolean): number {
+    let started = performance.now();
     try {
       for (;;) {
         const changes = Atomics.load(this.progress, CHANGES);
         const written = this.look(want);
         if (written !== null) return written;
+        if (spare) {
+          this.waitedMs += performance.now() - started;
+          const more = spare();
+          started = performance.now();
+          if (more) continue;
+        }
         Atomics.wait(this.progress, CHANGES, changes, WAIT_MS);
       }
     } finally {

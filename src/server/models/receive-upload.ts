@@ -12,11 +12,19 @@ import { isNoSpaceError } from './disk-space.ts';
 import { checkUploadName, type ModelExtension } from './file-name.ts';
 import { FollowedAnalysis, type StartFollow } from './upload-stream.ts';
 
-// Streams the one file of a multipart upload to a temp file, hashing it on the way. Nothing is kept when
+// Streams the one file of a multipart upload to a temp file, hashing it on the way (CONTENT_HASH). Nothing is kept when
 // the name is wrong, the file is larger than 64 MiB (docs/security.md 23, 24) or the disk fills up (507, see
 // disk-space.ts): the caller gets an HttpError and no temp file.
 
 export const TOO_LARGE = 'This file is larger than 64 MB.';
+
+/**
+ * The hash an upload is known by (an owner's repeated upload finds its row by it): SHA-512/256, as strong as
+ * SHA-256 and ~1.7x as quick on 64-bit cores without SHA instructions, where it is taken on the event loop as
+ * the file arrives (a 64 MB file: ~0.20 s against ~0.34 s on 2026-11-27's machine). A file stored before it
+ * (SHA-256) is not found by a repeat of it: that upload makes a row of its own, once.
+ */
+export const CONTENT_HASH = 'sha512-256';
 export const UPLOAD_FIELD = 'file';
 
 /** Busboy limits for @fastify/multipart: one file of at most 64 MiB, a few small fields. */
@@ -35,7 +43,7 @@ export type ReceivedUpload = {
   fileName: string;
   extension: ModelExtension;
   sizeBytes: number;
-  /** SHA-256, hex. */
+  /** CONTENT_HASH, hex. */
   contentHash: string;
   /** The analysis that followed the file as it streamed in, when one did (upload-stream.ts). */
   followed?: FollowedAnalysis;
@@ -106,7 +114,7 @@ export async function receiveUpload(
 
   await fsp.mkdir(tmpDir, { recursive: true });
   const tempPath = path.join(tmpDir, `u_${randomBytes(12).toString('hex')}.part`);
-  const hash = createHash('sha256');
+  const hash = createHash(CONTENT_HASH);
   let sizeBytes = 0;
   let nextCheck = space?.everyBytes ?? Number.POSITIVE_INFINITY;
   const measure = new Transform({

@@ -10,7 +10,7 @@ import { type models, orderItems, orders, users } from '../db/schema.ts';
 import { TEST_ORIGIN, type TestApp } from '../testing/test-app.ts';
 import type { AnalysisPool } from './analysis-pool.ts';
 import { newModelId } from './ids.ts';
-import type { ReceivedUpload } from './receive-upload.ts';
+import { CONTENT_HASH, type ReceivedUpload } from './receive-upload.ts';
 
 // Helpers for the model and pricing tests: multipart bodies built by hand, users with sessions, orders.
 
@@ -153,7 +153,7 @@ export function receivedUpload(
   dir: string,
   bytes: Uint8Array,
   fileName: string,
-  contentHash = createHash('sha256').update(bytes).digest('hex'),
+  contentHash = createHash(CONTENT_HASH).update(bytes).digest('hex'),
 ): ReceivedUpload {
   const tempPath = path.join(dir, `u_${Math.random().toString(36).slice(2)}.part`);
   fs.writeFileSync(tempPath, bytes);

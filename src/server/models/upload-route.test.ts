@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -280,6 +281,9 @@ describe('POST /api/uploads: dedupe by content hash', () => {
     const rows = await t.database.db.select().from(models);
     expect(rows).toHaveLength(2);
     expect(new Set(rows.map((r) => r.storageKey)).size).toBe(1);
+    // Both known by the file's SHA-512/256 (CONTENT_HASH), taken as it arrived.
+    const hash = createHash('sha512-256').update(bytes).digest('hex');
+    expect(rows.map((r) => r.contentHash)).toEqual([hash, hash]);
   });
 
   it('analyses the same bytes from an unrelated visitor anew: no row or file of another owner is reused', async () => {

@@ -119,6 +119,22 @@ describe('shells and edges followed as the faces come (ShellLabeler, countEdgeEn
 });
 
 describe('Topology', () => {
+  it('followed up, then given only faces with repeated corners (new vertices, no face): the same result', () => {
+    const tetra = [0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+    const last = [0, 1, 0, 0, 0, 0, 0, 0, 1];
+    const degenerate = [5, 5, 5, 5, 5, 5, 6, 6, 6, 7, 7, 7, 8, 8, 8, 7, 7, 7];
+    const whole = { volume6: 1, origin: [0, 0, 0], min: [0, 0, 0], max: [8, 8, 8] } as const;
+    const results = [false, true].map((followed) => {
+      const t = new Topology();
+      t.triangles(Float64Array.from([...tetra, ...last]), null, 4);
+      if (followed) while (t.followUp(1));
+      t.triangles(Float64Array.from(degenerate), null, 2);
+      return t.result(whole);
+    });
+    expect(results[1]).toEqual(results[0]);
+    expect(results[1]).toMatchObject({ openEdges: 0, nonManifoldEdges: 0, shells: 1 });
+  });
+
   it('welds corners by exact position, -0 and 0 alike', () => {
     const t = new Topology();
     const p = Float64Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, -0, 0, 0, 0, 1, 0, 1, 0, 0]);

@@ -244,11 +244,8 @@ export class Topology implements TriangleSink {
    */
   followUp(most: number): boolean {
     const vertexCount = this.maxId + 1;
-    const to = Math.min(this.faceCount, this.followed + most);
-    if (to === this.followed) return false;
-    if (this.labeler === null)
-      this.labeler = new ShellLabeler(Math.max(vertexCount, this.expectedVertices()));
-    this.labeler.add(this.faces, this.followed, to, vertexCount);
+    // Grown even with no face to follow: a face with a repeated corner adds vertices, not a face, and the
+    // census takes the counts of every vertex.
     if (vertexCount + 1 > this.edgeEnds.length) {
       const grown = new Int32Array(
         Math.max(vertexCount + 1, 2 * this.edgeEnds.length, this.expectedVertices()),
@@ -256,6 +253,11 @@ export class Topology implements TriangleSink {
       grown.set(this.edgeEnds);
       this.edgeEnds = grown;
     }
+    const to = Math.min(this.faceCount, this.followed + most);
+    if (to === this.followed) return false;
+    if (this.labeler === null)
+      this.labeler = new ShellLabeler(Math.max(vertexCount, this.expectedVertices()));
+    this.labeler.add(this.faces, this.followed, to, vertexCount);
     countEdgeEnds(this.faces, this.followed, to, this.edgeEnds);
     this.followed = to;
     return to < this.faceCount;

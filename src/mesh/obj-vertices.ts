@@ -1,6 +1,7 @@
 // The vertices of an OBJ file as they stream in: welded by exact position as they arrive (so faces
 // come out as welded ids and the watertight check needs no second hash), or kept as they are.
 
+import { growInt32 } from './grow.ts';
 import { keepShape } from './keep-shapes.ts';
 import { VertexWelder } from './vertex-welder.ts';
 
@@ -93,7 +94,7 @@ export class ObjVertices {
     if (n === 0 || this.welder === null) return;
     let remap = this.remap!;
     if (this.count > remap.length) {
-      remap = grow(remap, this.count);
+      remap = growInt32(remap, this.count);
       this.remap = remap;
     }
     this.welder.weldAll(this.pending, n, remap, this.welded);
@@ -104,12 +105,6 @@ export class ObjVertices {
   coordinates(): Float64Array {
     return this.welder !== null ? this.welder.coords : this.plain!;
   }
-}
-
-function grow(a: Int32Array, least: number): Int32Array {
-  const next = new Int32Array(Math.max(least, a.length * 2));
-  next.set(a);
-  return next;
 }
 
 // One instance kept for the thread's life keeps the class's maps across collections (keep-shapes.ts).

@@ -21,6 +21,7 @@
 // else: its sign is the whole sum's.
 
 import { NON_MANIFOLD, UNBALANCED } from './edge-census.ts';
+import { growInt32 } from './grow.ts';
 import { keepShape } from './keep-shapes.ts';
 
 /**
@@ -126,11 +127,7 @@ export class ShellLabeler {
 
   /** Labels faces from .. to, whose ids are below vertexCount. */
   add(faces: Int32Array, from: number, to: number, vertexCount: number): void {
-    if (vertexCount > this.parent.length) {
-      const grown = new Int32Array(Math.max(vertexCount, 2 * this.parent.length));
-      grown.set(this.parent);
-      this.parent = grown;
-    }
+    if (vertexCount > this.parent.length) this.parent = growInt32(this.parent, vertexCount);
     const parent = this.parent;
     const sums = this.sums;
     const s1 = sums[SEED_1]!;
@@ -180,7 +177,7 @@ export class ShellLabeler {
 
   /** The labels of the faces added (parent at least vertexCount long; ids past the last used are 0). */
   labels(vertexCount: number): ShellLabels {
-    if (vertexCount > this.parent.length) this.add(this.parent, 0, 0, vertexCount);
+    if (vertexCount > this.parent.length) this.parent = growInt32(this.parent, vertexCount);
     const sums = this.sums;
     return {
       parent: this.parent,

@@ -12,6 +12,7 @@ import {
   sharedUint8,
 } from './census-thread.ts';
 import { countEdgeEnds, type EdgeCensus, edgeCensus } from './edge-census.ts';
+import { growInt32 } from './grow.ts';
 import { keepShape } from './keep-shapes.ts';
 import {
   labelShells,
@@ -246,13 +247,8 @@ export class Topology implements TriangleSink {
     const vertexCount = this.maxId + 1;
     // Grown even with no face to follow: a face with a repeated corner adds vertices, not a face, and the
     // census takes the counts of every vertex.
-    if (vertexCount + 1 > this.edgeEnds.length) {
-      const grown = new Int32Array(
-        Math.max(vertexCount + 1, 2 * this.edgeEnds.length, this.expectedVertices()),
-      );
-      grown.set(this.edgeEnds);
-      this.edgeEnds = grown;
-    }
+    if (vertexCount + 1 > this.edgeEnds.length)
+      this.edgeEnds = growInt32(this.edgeEnds, Math.max(vertexCount + 1, this.expectedVertices()));
     const to = Math.min(this.faceCount, this.followed + most);
     if (to === this.followed) return false;
     if (this.labeler === null)

@@ -1,6 +1,6 @@
-// Upload endpoint vs a bare multipart route: POST /api/uploads (stream to disk + SHA-256, worker
+// Upload endpoint vs a bare multipart route: POST /api/uploads (stream to disk + content hash, worker
 // analysis, preview, store, row) against a Fastify route that only streams the same body to a file.
-// Prints milliseconds per upload (medians, the routes taking turns), the ratio against its target, the answer
+// Prints milliseconds per upload (curl's clock; medians, the routes taking turns), the ratio against its target, the answer
 // with the view mesh made as before (SHOP_BENCH_LAZY_VIEW=1: the baseline, whose answer must not be quicker),
 // the CPU time an upload costs the machine and the least wall time that leaves it on this machine's cores,
 // where the shop's time went (the route's Server-Timing: checks before the file is read (session, quotas,
@@ -8,13 +8,13 @@
 // still arriving, when it followed the upload), queue, analysis with the watertight check (after the last
 // byte), preview, view mesh when made inline, store, database) and the event loop's worst delay during the
 // uploads and while ten uploads run at once; no pass/fail.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import readline from 'node:readline';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import { bigBinaryStl, bigObj, concatChunks, uvSphere } from '../src/mesh/testing/generate.ts';
@@ -49,7 +49,35 @@ bare.post('/api/uploads', async (req) => {
 const shopUrl = `${await app.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
 const lazyUrl = `${await lazyShop.app.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
 const bareUrl = `${await bare.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
-const run = promisify(execFile);
+
+// curl is started by a small process of its own (curl-launcher.mjs), not forked from this one.
+const launcher = spawn(process.execPath, [path.join(import.meta.dirname, 'curl-launcher.mjs')], {
+  stdio: 'pipe',
+});
+launcher.stderr!.pipe(process.stderr);
+type Launched = { out: string; err: string };
+const launched = new Map<number, { resolve: (output: Launched) => void; reject: (err: Error) => void }>();
+let launches = 0;
+readline.createInterface({ input: launcher.stdout! }).on('line', (line) => {
+  const { id, stdout, stderr, error } = JSON.parse(line) as {
+    id: number;
+    stdout?: string;
+    stderr?: string;
+    error?: string;
+  };
+  const waiter = launched.get(id)!;
+  launched.delete(id);
+  if (error === undefined) waiter.resolve({ out: stdout!, err: stderr! });
+  else waiter.reject(new Error(error));
+});
+/** Runs bash with these arguments from the launcher: its standard output and error. */
+function launch(args: string[]): Promise<Launched> {
+  const id = launches++;
+  return new Promise((resolve, reject) => {
+    launched.set(id, { resolve, reject });
+    launcher.stdin!.write(`${JSON.stringify({ id, args })}\n`);
+  });
+}
 
 /**
  * POSTs the body in file with curl (more of its options in extra): its status, Server-Timing header and the
@@ -57,9 +85,11 @@ const run = promisify(execFile);
  * at that lower priority.
  */
 async function post(url: string, file: string, contentType: string, extra: string[] = [], nice = 0) {
-  const { stdout } = await run('bash', [
+  const stdout = await launch([
     '-c',
-    `nice -n ${nice} curl "$@"; status=$?; times; exit $status`,
+    // `times` before and after: its second line is the shell's children's CPU so far, which here can
+    // hold hundreds of milliseconds before curl has run (seen when the bench's output went to a file).
+    `times >&2; nice -n ${nice} curl "$@"; status=$?; times; exit $status`,
     'curl',
     ...extra,
     '-s',
@@ -68,30 +98,36 @@ async function post(url: string, file: string, contentType: string, extra: strin
     '/dev/null',
     '-D',
     '-',
+    // The request's own time, from curl's clock: starting curl is no part of either route's upload.
+    '-w',
+    'curl-total %{time_total}\n',
     '-X',
     'POST',
     '-H',
     `content-type: ${contentType}`,
     '-H',
     'expect:',
-    '--data-binary',
-    `@${file}`,
+    // Streamed from the file as it is sent, as a browser sends one: `--data-binary @file` reads the whole
+    // file into memory before it connects, time that fell on both routes alike and flattered the ratio.
+    '--upload-file',
+    file,
     url,
   ]);
-  const status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(stdout)?.[1]);
-  // `times`' last line: the user and system time of the shell's children (curl).
-  const clock = [
-    ...stdout
-      .trim()
-      .split('\n')
-      .at(-1)!
-      .matchAll(/(\d+)m([\d.]+)s/g),
-  ];
-  const clientCpuMs = clock.reduce((sum, [, m, sec]) => sum + (Number(m) * 60 + Number(sec)) * 1000, 0);
+  const status = Number(/^HTTP\/[\d.]+ (\d+)/.exec(stdout.out)?.[1]);
+  const childrenMs = (text: string) =>
+    [
+      ...text
+        .trim()
+        .split('\n')
+        .at(-1)!
+        .matchAll(/(\d+)m([\d.]+)s/g),
+    ].reduce((sum, [, m, sec]) => sum + (Number(m) * 60 + Number(sec)) * 1000, 0);
+  const clientCpuMs = childrenMs(stdout.out) - childrenMs(stdout.err);
   return {
     status,
-    body: stdout,
-    timing: /^server-timing: (.*)$/im.exec(stdout)?.[1]?.trim(),
+    wallMs: Number(/^curl-total ([\d.]+)$/m.exec(stdout.out)?.[1]) * 1000,
+    body: stdout.out,
+    timing: /^server-timing: (.*)$/im.exec(stdout.out)?.[1]?.trim(),
     clientCpuMs,
   };
 }
@@ -135,8 +171,8 @@ let loopMax = 0;
 let loopP99 = 0;
 
 type Route = {
-  /** One upload; its client's CPU milliseconds. */
-  run: () => Promise<number>;
+  /** One upload: its client's CPU milliseconds and the request's time (curl's clock). */
+  run: () => Promise<{ clientCpuMs: number; wallMs: number }>;
   /** Untimed, after each upload (a big model's extras made after its answer). */
   between?: () => Promise<void>;
   watchLoop?: boolean;
@@ -163,9 +199,7 @@ async function inTurns(routes: Route[], rounds: number): Promise<Timed[]> {
       const loop = monitorEventLoopDelay({ resolution: 5 });
       if (route.watchLoop) loop.enable();
       const cpu = process.cpuUsage();
-      const start = performance.now();
-      const clientCpuMs = await route.run();
-      const wallMs = performance.now() - start;
+      const { clientCpuMs, wallMs } = await route.run();
       const used = process.cpuUsage(cpu);
       loop.disable();
       if (route.watchLoop) {
@@ -223,7 +257,7 @@ function addTimings(header: string | undefined, sums: Map<string, number>) {
 
 const cores = os.availableParallelism();
 console.log(
-  `${cores} cores; medians of uploads taken in turns (shop, bare route, baseline); CPU: what an upload cost this process (all its threads) and curl`,
+  `${cores} cores; medians of uploads taken in turns (shop, bare route, baseline), by curl's clock; CPU: what an upload cost this process (all its threads) and curl`,
 );
 console.log('case                     shop ms   bare ms   ratio   baseline ms   target');
 const breakdowns: string[] = [];
@@ -249,7 +283,7 @@ for (const c of cases) {
           }
           warm = true;
           await database.pglite.query('delete from models');
-          return res.clientCpuMs;
+          return res;
         },
         // A big model's preview and view mesh are made after the answer: let them finish, so the next upload does not wait.
         between: extrasSettled,
@@ -259,7 +293,7 @@ for (const c of cases) {
         run: async () => {
           const res = await post(bareUrl, bodyFile, contentType);
           if (res.status !== 200) throw new Error(`bare route answered ${res.status}`);
-          return res.clientCpuMs;
+          return res;
         },
       },
       {
@@ -267,7 +301,7 @@ for (const c of cases) {
           const res = await post(lazyUrl, bodyFile, contentType);
           if (res.status !== 201) throw new Error(`baseline upload answered ${res.status}: ${res.body}`);
           await lazyShop.database.pglite.query('delete from models');
-          return res.clientCpuMs;
+          return res;
         },
         between: extrasSettled,
       },
@@ -381,10 +415,9 @@ console.log(
     delete process.env.SHOP_BENCH_NO_WARM;
     try {
       const url = `${await cold.app.listen({ host: '127.0.0.1', port: 0 })}/api/uploads`;
-      const start = performance.now();
       const res = await post(url, bodyFile, contentType, ['--limit-rate', String(rate)]);
       if (res.status !== 201) throw new Error(`the first upload answered ${res.status}: ${res.body}`);
-      return performance.now() - start;
+      return res.wallMs;
     } finally {
       await cold.close();
     }
@@ -404,3 +437,4 @@ console.log(
 await bare.close();
 await shop.close();
 await lazyShop.close();
+launcher.stdin!.end();

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { carrierName } from '../../shared/carriers.ts';
 import { colorName, colorSwatch, strengthLabel } from '../../shared/catalog.ts';
 import { formatDate, formatDimensions, formatMoney } from '../../shared/format.ts';
@@ -6,12 +6,11 @@ import { previewInColor } from '../../shared/preview-color.ts';
 import { MSG } from '../messages.ts';
 import { Alert } from '../ui/Alert.tsx';
 import { useDocumentTitle } from '../ui/useDocumentTitle.ts';
+import { LazyViewerModal } from '../viewer/lazy-viewer.ts';
 import { viewMeshUrl } from '../viewer/view-url.ts';
 import { OrderAgain } from './OrderAgain.tsx';
 import { OrderCosts, OrderDates, PendingOrderActions, StatusBadge, TestOrderMark } from './OrderParts.tsx';
 import { fetchOrders, type OrderItemView, type OrderView } from './order-api.ts';
-
-const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
 
 type Viewing = { url: string; fileName: string; color: string; scale: number };
 
@@ -283,7 +282,7 @@ export default function OrdersPage() {
       )}
       {viewing && (
         <Suspense fallback={null}>
-          <ViewerModal {...viewing} onClose={() => setViewing(null)} />
+          <LazyViewerModal {...viewing} onClose={() => setViewing(null)} />
         </Suspense>
       )}
     </section>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useReducer, useRef, useState } from 'react';
+import { Suspense, useEffect, useReducer, useRef, useState } from 'react';
 import { DropZone } from './DropZone.tsx';
 import { ModelCard, type ViewRequest } from './ModelCard.tsx';
 import { isRetryable, type UploadRequest, uploadModel } from './model-api.ts';
@@ -9,8 +9,7 @@ import { entriesToStart, fileBytesSent, PARALLEL_UPLOADS, uploadReducer } from '
 import { useModelCards } from './use-model-cards.ts';
 import { useOpenCards } from './use-open-cards.ts';
 import './upload.css';
-
-const ViewerModal = lazy(() => import('../viewer/ViewerModal.tsx'));
+import { LazyViewerModal, prefetchViewer } from '../viewer/lazy-viewer.ts';
 
 /**
  * The upload tool of the home page: files in, priced model cards out (loaded lazily). The models are a
@@ -91,6 +90,12 @@ export default function UploadTool() {
   const rows = newestFirst(models.cards);
   const restoring = models.cards.some((c) => c.status === 'loading' && !c.model);
   const unreachable = models.cards.filter((c) => c.status === 'unreachable').length;
+  // A priced model's card offers 'View 3D': the viewer's code is fetched while a file uploads, or once
+  // such a card shows, so that a click the moment an upload answers does not wait for it.
+  const viewerLikely = entries.length > 0 || models.cards.some((c) => c.model);
+  useEffect(() => {
+    if (viewerLikely) prefetchViewer();
+  }, [viewerLikely]);
 
   return (
     <div className="upload-tool">
@@ -153,7 +158,7 @@ export default function UploadTool() {
             </p>
           }
         >
-          <ViewerModal {...viewing} onClose={() => setViewing(null)} />
+          <LazyViewerModal {...viewing} onClose={() => setViewing(null)} />
         </Suspense>
       )}
     </div>

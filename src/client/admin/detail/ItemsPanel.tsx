@@ -1,16 +1,14 @@
-import { type FormEvent, lazy, Suspense, useId, useState } from 'react';
+import { type FormEvent, Suspense, useId, useState } from 'react';
 import type { AdminOrderDetail, AdminOrderItem } from '../../../shared/admin.ts';
 import { formatCents, formatDimensions, formatVolume } from '../../../shared/format.ts';
 import type { ModelPayload } from '../../../shared/models.ts';
+import { LazyViewerModal } from '../../viewer/lazy-viewer.ts';
 import { viewMeshUrl } from '../../viewer/view-url.ts';
 import { changeOrder, load, modelFileUrl, orderPath } from '../admin-api.ts';
 import { formatGrams, formatHours, formatShortDate } from '../admin-format.ts';
 import { ActionError, ColorLabel, Panel, Preview, strengthText } from '../admin-ui.tsx';
 import { useAction } from '../use-action.ts';
 import { moneyRows } from './money-rows.ts';
-
-// The shop's 3D viewer (three.js), loaded only when staff open it.
-const ViewerModal = lazy(() => import('../../viewer/ViewerModal.tsx'));
 
 type Props = { order: AdminOrderDetail; onChange: (o: AdminOrderDetail) => void };
 type Viewing = { url: string; fileName: string; color: string; scale: number };
@@ -40,7 +38,7 @@ export function ItemsPanel({ order, onChange }: Props) {
       </dl>
       {viewing && (
         <Suspense fallback={null}>
-          <ViewerModal {...viewing} onClose={() => setViewing(null)} />
+          <LazyViewerModal {...viewing} onClose={() => setViewing(null)} />
         </Suspense>
       )}
     </Panel>

@@ -1,13 +1,13 @@
 // Upload endpoint vs a bare multipart route: POST /api/uploads (stream to disk + content hash, worker
 // analysis, preview, store, row) against a Fastify route that only streams the same body to a file.
-// Prints milliseconds per upload (curl's clock; medians, the routes taking turns), the ratio against its target, the answer
-// with the view mesh made as before (SHOP_BENCH_LAZY_VIEW=1: the baseline, whose answer must not be quicker),
-// the CPU time an upload costs the machine and the least wall time that leaves it on this machine's cores,
-// where the shop's time went (the route's Server-Timing: checks before the file is read (session, quotas,
-// disk), receive with the hash, streamed (the analysis' work while the file was
-// still arriving, when it followed the upload), queue, analysis with the watertight check (after the last
-// byte), preview, view mesh when made inline, store, database) and the event loop's worst delay during the
-// uploads and while ten uploads run at once; no pass/fail.
+// Prints milliseconds per upload (curl's clock; medians, the routes taking turns), the ratio against its
+// target, the answer with the view mesh made as before (SHOP_BENCH_LAZY_VIEW=1: the baseline, whose answer
+// must not be quicker), the CPU time an upload costs the machine and the least wall time that leaves it on
+// this machine's cores, where the shop's time went (the route's Server-Timing: checks before the file is
+// read (session, quotas, disk), receive with the hash, streamed (the analysis' work while the file was still
+// arriving, when it followed the upload), queue, analysis with the watertight check (after the last byte),
+// preview, view mesh when made inline, store, database) and the event loop's worst delay during the uploads
+// and while ten uploads run at once; no pass/fail.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

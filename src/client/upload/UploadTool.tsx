@@ -1,4 +1,5 @@
 import { Suspense, useEffect, useReducer, useRef, useState } from 'react';
+import { LazyViewerModal, prefetchViewer } from '../viewer/lazy-viewer.ts';
 import { DropZone } from './DropZone.tsx';
 import { ModelCard, type ViewRequest } from './ModelCard.tsx';
 import { isRetryable, type UploadRequest, uploadModel } from './model-api.ts';
@@ -9,7 +10,6 @@ import { entriesToStart, fileBytesSent, PARALLEL_UPLOADS, uploadReducer } from '
 import { useModelCards } from './use-model-cards.ts';
 import { useOpenCards } from './use-open-cards.ts';
 import './upload.css';
-import { LazyViewerModal, prefetchViewer } from '../viewer/lazy-viewer.ts';
 
 /**
  * The upload tool of the home page: files in, priced model cards out (loaded lazily). The models are a

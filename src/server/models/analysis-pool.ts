@@ -100,7 +100,9 @@ export type AnalysisPool = {
   /**
    * Analyses an upload: resolves with the answer as soon as the analysis is done; the same task then makes
    * the model's view meshes (and a big model's preview), still holding its thread (and its client's turn),
-   * each under the same time limit as the analysis, counted anew from the answer.
+   * each under the same time limit as the analysis, counted anew from the answer. While another model waits
+   * for its analysis, the views are left (`deferred`) to be made when first asked for: a price never waits
+   * behind another model's view.
    */
   upload(task: AnalyzeTask, client?: string): Promise<UploadAnalysis>;
   /**
@@ -187,7 +189,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
   ) {
     let release: () => void;
     try {
-      release = held ?? (await queue.acquire(client));
+      release = held ?? (await queue.acquire(client, name === 'buildExtras' ? 'extras' : 'analysis'));
     } catch (err) {
       if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
       throw err;
@@ -249,9 +251,15 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
       restart = r;
       held?.started(r);
     };
-    const end = run({ ...task, port: port2 }, 'default', client, started, transfer, held?.release).then(
-      (result) => result as unknown as UploadTaskEnd,
-    );
+    const waiting = queue.analysesWaiting.buffer as SharedArrayBuffer;
+    const end = run(
+      { ...task, port: port2, waiting },
+      'default',
+      client,
+      started,
+      transfer,
+      held?.release,
+    ).then((result) => result as unknown as UploadTaskEnd);
     const view = end.then(
       async ({ posted, view }) => {
         // The port's messages and the task's result come by different channels: read every message first.
@@ -299,11 +307,11 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     let checked = 0;
     const began = performance.now();
     let ticks = 0;
-    // Looked at every tick: a model waiting for a thread (it goes first: the fair queue decides, and this
+    // Looked at every tick: a model waiting for its analysis (it goes first: the fair queue decides, and this
     // upload joins it once received), or, every window, a client too slow or too long in all, and the
     // thread goes back.
     const guard = setInterval(() => {
-      if (queue.queued > 0) return stop('busy');
+      if (queue.queuedAnalyses > 0) return stop('busy');
       if (++ticks % STREAM_WINDOW_TICKS !== 0) return;
       const tooSlow = landed - checked < (minRate * STREAM_TICK_MS * STREAM_WINDOW_TICKS) / 1000;
       checked = landed;

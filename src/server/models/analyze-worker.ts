@@ -71,6 +71,11 @@ export type AnalyzeTask = {
    * central directory places them).
    */
   follow?: { progress: SharedArrayBuffer; expectedSize: number };
+  /**
+   * An upload's: [0] of an Int32Array over it is how many models wait for their analysis (fair-queue.ts).
+   * Its views are made only while none does (UploadViewResult's deferred).
+   */
+  waiting?: SharedArrayBuffer;
 };
 
 /** What an upload's task posts through its port, in this order ('coarse' and 'preview' only if made). */
@@ -82,8 +87,11 @@ export type UploadMessage =
 /** What the main thread tells an upload's task after the answer. */
 export type UploadTurn = 'go' | 'stop';
 
-/** An upload task's result, after its answer: the view mesh (null for a refused model). */
-export type UploadViewResult = (ViewResult & { ms: number }) | null;
+/**
+ * An upload task's result, after its answer: the view mesh (null for a refused model). `deferred`: another
+ * model waited for its analysis, so the view mesh was left to be made when first asked for.
+ */
+export type UploadViewResult = (ViewResult & { ms: number; deferred?: boolean }) | null;
 /** How an upload task ends: its view mesh, and how many messages it posted first (all to be read). */
 export type UploadTaskEnd = { posted: number; view: UploadViewResult };
 
@@ -316,18 +324,24 @@ function indexedMesh(model: Read): Indexed {
 
 /**
  * After an upload's answer: a big model's coarse view and preview, posted as they are made, then its view
- * mesh, all from the mesh in memory. A failure leaves that extra out (made again when asked for).
+ * mesh, all from the mesh in memory. A failure leaves that extra out (made again when asked for). While
+ * another model waits for its analysis, the views are left for later (deferred: made when the viewer asks
+ * for them) so that its price does not wait behind them; the preview, which the model's card shows at once
+ * and which costs a fraction of a view, is made all the same.
  */
 async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise<UploadViewResult> {
   const started = performance.now();
+  const waiting = task.waiting ? new Int32Array(task.waiting) : null;
+  const priceWaits = () => waiting !== null && Atomics.load(waiting, 0) > 0;
+  const ms = () => performance.now() - started;
   let mesh: Indexed;
   try {
     mesh = indexedMesh(model);
   } catch (err) {
-    return { view: null, viewError: String(err), ms: performance.now() - started };
+    return { view: null, viewError: String(err), ms: ms() };
   }
   model.mesh = null;
-  if (model.analysis.triangles > COARSE_VIEW_ABOVE) {
+  if (model.analysis.triangles > COARSE_VIEW_ABOVE && !priceWaits()) {
     const coarse = await coarseViewMeshOf(mesh).catch(() => null);
     port.postMessage({ kind: 'coarse', view: coarse }, transfer(coarse?.glb));
   }
@@ -335,10 +349,11 @@ async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise
     const { png, previewError } = tryPreview(task, { ...model, feed: indexedFeed(mesh) });
     port.postMessage({ kind: 'preview', png, previewError }, transfer(png));
   }
+  if (priceWaits()) return { view: null, viewError: null, ms: ms(), deferred: true };
   try {
-    return { view: await viewMeshOf(mesh), viewError: null, ms: performance.now() - started };
+    return { view: await viewMeshOf(mesh), viewError: null, ms: ms() };
   } catch (err) {
-    return { view: null, viewError: String(err), ms: performance.now() - started };
+    return { view: null, viewError: String(err), ms: ms() };
   }
 }
 

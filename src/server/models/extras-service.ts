@@ -20,10 +20,11 @@ import type { ViewMesh } from './view-mesh.ts';
 // analysis task just after it answered (the upload waits only for the price), from the mesh the analysis
 // holds, and stored as they arrive (followUpload); a big model's coarse view is kept in memory meanwhile, for
 // the viewer to draw at once (coarseView). One missing for any other reason (uploaded before view meshes
-// existed, a job cut short by a restart, made by another instance) is made when first asked for, as its own
-// job in a worker thread on a temp copy of the stored file. Every row sharing the file gets the result. A
-// request for an extra that is being made waits for that job and starts no other; one that failed is not
-// tried again for a while, so asking again costs nothing.
+// existed, a job cut short by a restart, made by another instance, a view mesh left for later by an upload's
+// task because another model waited for its price) is made when first asked for, as its own job in a worker
+// thread on a temp copy of the stored file. Every row sharing the file gets the result. A request for an
+// extra that is being made waits for that job and starts no other; one that failed is not tried again for a
+// while, so asking again costs nothing.
 
 export const VIEW_UNAVAILABLE = 'This model cannot be shown in 3D.';
 const BUSY = 'We are busy right now. Please try again in a minute.';
@@ -120,6 +121,8 @@ export function followUpload(
   follow('view', async () => {
     const made = await later.view;
     if (!(await row)) return;
+    // Left for later (another model waited for its price): made when the viewer asks, not a failure.
+    if (made?.deferred) return;
     if (!made?.view) throw new Error(`view failed: ${made?.viewError ?? 'not made'}`);
     await keep(deps, storageKey, 'view', made.view.glb, made.view.triangles);
   });
@@ -157,13 +160,13 @@ async function ensure(
   const shared = await adoptShared(deps, model, extra);
   if (shared) return shared;
   const key = jobKey(extra, model.storageKey);
-  const pending = building.get(key);
-  if (pending) {
+  // A job under way: its result. One that ended without the extra failed (remembered just below) or was an
+  // upload's task that left it for later: the first request after it makes it, the others wait for that.
+  for (let pending = building.get(key); pending; pending = building.get(key)) {
     await pending.catch(() => {});
     const fresh = await findModel(deps.ctx.db, model.id);
     if (!fresh) throw new HttpError(404, MODEL_NOT_FOUND);
     if (has(fresh, extra)) return fresh;
-    throw unavailable(extra);
   }
   if ((failed.get(key) ?? 0) > Date.now()) throw unavailable(extra);
   if (copying >= MAX_JOBS) throw new HttpError(503, BUSY, { 'retry-after': '30' });

@@ -75,4 +75,35 @@ describe('FairQueue', () => {
     expect(again).toBeTypeOf('function');
     again!();
   });
+
+  it('serves prices first: a waiting analysis goes before extras jobs that waited longer', async () => {
+    const q = new FairQueue(1, 100);
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const start = (name: string, client: string, kind: 'analysis' | 'extras') =>
+      q.acquire(client, kind).then((release) => {
+        order.push(name);
+        releases.push(release);
+      });
+    const all = [
+      start('upload 1', 'a', 'analysis'),
+      start('view of 1', 'a', 'extras'),
+      start('preview of 1', 'b', 'extras'),
+      start('upload 2', 'a', 'analysis'),
+      start('upload 3', 'c', 'analysis'),
+    ];
+    await tick();
+    // The shared count the upload tasks read: two analyses wait (the extras jobs are not counted).
+    expect(q.queuedAnalyses).toBe(2);
+    expect(Atomics.load(q.analysesWaiting, 0)).toBe(2);
+    expect(q.queued).toBe(4);
+    while (releases.length > 0) {
+      releases.shift()!();
+      await tick();
+    }
+    await Promise.all(all);
+    // Analyses by client in turn (c has nothing running), then the extras jobs by client in turn.
+    expect(order).toEqual(['upload 1', 'upload 3', 'upload 2', 'preview of 1', 'view of 1']);
+    expect(q.queuedAnalyses).toBe(0);
+  });
 });

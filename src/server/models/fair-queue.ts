@@ -1,7 +1,13 @@
 // Who analyses next (issue: one upload must not stall every other). The analysis threads are few, so
 // waiting uploads are served by client in turn, not first come first served: a client whose model is being
 // analysed waits while another client has one waiting, so one address sending many big models holds at most
-// one thread while others wait. The waiting room is bounded: a full one refuses at once.
+// one thread while others wait. Prices come first: a waiting analysis goes before any waiting extras job (a
+// stored model's preview or view mesh), and the number of analyses waiting is published in shared memory,
+// where an upload's task about to make its views looks, and leaves them for later if one waits
+// (analyze-worker.ts). The waiting room is bounded: a full one refuses at once.
+
+/** An analysis (a customer waits for its price) or an extras job (a preview or view mesh, made later). */
+export type TaskKind = 'analysis' | 'extras';
 
 export class QueueFullError extends Error {
   constructor() {
@@ -14,9 +20,14 @@ type Waiter = { client: string; start: () => void };
 export class FairQueue {
   private readonly running = new Map<string, number>();
   private active = 0;
-  /** Waiting clients, each with its own FIFO of tasks. */
-  private readonly waiting = new Map<string, Waiter[]>();
+  /** Waiting clients by kind, each with its own FIFO of tasks. */
+  private readonly waiting: Record<TaskKind, Map<string, Waiter[]>> = {
+    analysis: new Map(),
+    extras: new Map(),
+  };
   private waitingCount = 0;
+  /** [0]: analyses waiting now, for the worker threads to read (Atomics.load). */
+  readonly analysesWaiting = new Int32Array(new SharedArrayBuffer(4));
   /** When each client with work here last got a thread: the one served longest ago goes first. */
   private readonly lastServed = new Map<string, number>();
   private served = 0;
@@ -31,18 +42,25 @@ export class FairQueue {
     return this.waitingCount;
   }
 
+  /** Analyses waiting for a thread now. */
+  get queuedAnalyses(): number {
+    return Atomics.load(this.analysesWaiting, 0);
+  }
+
   /**
    * Waits for a thread for `client`'s task; the returned function gives it back (call it exactly once).
    * Throws QueueFullError at once when the waiting room is full.
    */
-  acquire(client: string): Promise<() => void> {
+  acquire(client: string, kind: TaskKind = 'analysis'): Promise<() => void> {
     if (this.active < this.slots && this.waitingCount === 0) return Promise.resolve(this.take(client));
     if (this.waitingCount >= this.maxWaiting) return Promise.reject(new QueueFullError());
     return new Promise((resolve) => {
-      const list = this.waiting.get(client) ?? [];
+      const waiting = this.waiting[kind];
+      const list = waiting.get(client) ?? [];
       list.push({ client, start: () => resolve(this.take(client)) });
-      this.waiting.set(client, list);
+      waiting.set(client, list);
       this.waitingCount++;
+      if (kind === 'analysis') Atomics.add(this.analysesWaiting, 0, 1);
       this.dispatch();
     });
   }
@@ -67,28 +85,35 @@ export class FairQueue {
       const left = (this.running.get(client) ?? 1) - 1;
       if (left === 0) this.running.delete(client);
       else this.running.set(client, left);
-      if (left === 0 && !this.waiting.has(client)) this.lastServed.delete(client);
+      if (left === 0 && !this.waiting.analysis.has(client) && !this.waiting.extras.has(client))
+        this.lastServed.delete(client);
       this.dispatch();
     };
   }
 
-  /** Fills free threads: clients with nothing running first, the one served longest ago first; then anyone. */
+  /**
+   * Fills free threads: analyses before extras jobs; within each, clients with nothing running first, the one
+   * served longest ago first; then anyone.
+   */
   private dispatch(): void {
     while (this.active < this.slots && this.waitingCount > 0) {
-      const chosen = this.pick(true) ?? this.pick(false);
+      const kind: TaskKind = this.waiting.analysis.size > 0 ? 'analysis' : 'extras';
+      const waiting = this.waiting[kind];
+      const chosen = this.pick(waiting, true) ?? this.pick(waiting, false);
       if (chosen === undefined) return;
-      const list = this.waiting.get(chosen)!;
+      const list = waiting.get(chosen)!;
       const next = list.shift()!;
-      if (list.length === 0) this.waiting.delete(chosen);
+      if (list.length === 0) waiting.delete(chosen);
       this.waitingCount--;
+      if (kind === 'analysis') Atomics.sub(this.analysesWaiting, 0, 1);
       next.start();
     }
   }
 
-  private pick(idleOnly: boolean): string | undefined {
+  private pick(waiting: Map<string, Waiter[]>, idleOnly: boolean): string | undefined {
     let best: string | undefined;
     let bestServed = Infinity;
-    for (const client of this.waiting.keys()) {
+    for (const client of waiting.keys()) {
       if (idleOnly && this.running.has(client)) continue;
       const served = this.lastServed.get(client) ?? 0;
       if (served < bestServed) {

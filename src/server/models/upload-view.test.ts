@@ -7,8 +7,9 @@ import type { Database } from '../db/client.ts';
 import { LocalFileStore } from '../storage/local-file-store.ts';
 import { openTestDatabase } from '../testing/test-db.ts';
 import { type AnalysisPool, createAnalysisPool } from './analysis-pool.ts';
-import { coarseView, extrasSettled } from './extras-service.ts';
+import { coarseView, ensureViewMesh, extrasSettled } from './extras-service.ts';
 import { findModel } from './models-repository.ts';
+import type { ModelsDeps } from './plugin-deps.ts';
 import { meshStl, receivedUpload } from './testing.ts';
 import { createModelFromUpload, type UploadDeps } from './upload-service.ts';
 import { COARSE_VIEW_TRIANGLES } from './view-mesh.ts';
@@ -89,6 +90,32 @@ describe('the analysis pool: an upload task', () => {
     expect(await later!.view).toBeNull();
   }, 60_000);
 
+  it('leaves its views for later while another model waits for its price, which then does not wait for them', async () => {
+    const p = file('yielding.obj', toObj(bigSphere()));
+    const { answer, later } = await pool.upload({ path: p, extension: 'obj', color: '#007bff' });
+    expect(answer.ok).toBe(true);
+    // Another customer's model, sent while this task holds the only thread (it waits for the word to go on).
+    const other = file('other.stl', meshStl(uvSphere(10, 40, 20)));
+    let priced = false;
+    const waiting = pool
+      .analyze({ path: other, extension: 'stl', color: '#007bff' }, 'another client')
+      .then((r) => {
+        priced = true;
+        return r;
+      });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(priced).toBe(false);
+    later!.proceed('go');
+    const view = await later!.view;
+    expect(view).toMatchObject({ view: null, viewError: null, deferred: true });
+    expect(await later!.coarse).toBeNull();
+    // The preview the model's card shows is made all the same, from the mesh in memory.
+    const preview = await later!.preview;
+    expect(Buffer.from(preview!.png!.subarray(1, 4)).toString('latin1')).toBe('PNG');
+    const result = await waiting;
+    expect(result.ok && result.analysis.triangles).toBe(1_520);
+  }, 60_000);
+
   it('answers a refused model as before, with nothing to follow', async () => {
     const p = file('flat.obj', new TextEncoder().encode('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n'));
     const { answer, later } = await pool.upload({ path: p, extension: 'obj', color: '#007bff' });
@@ -135,5 +162,58 @@ describe('createModelFromUpload with a big model', () => {
     expect(await coarseView(stored)).toBeNull();
     // Never read back from the store: made from the analysis' own mesh.
     expect(get).not.toHaveBeenCalled();
+  }, 60_000);
+
+  it('stores the preview but leaves the view for later while another model waits for its price, then makes it when asked for', async () => {
+    const store = new LocalFileStore(path.join(dir, 'files-later'));
+    // Another customer's model is sent while the big one's task holds the only thread; the task's end is held
+    // back until the viewer has asked.
+    let other: Promise<unknown> = Promise.resolve();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const busyPool: AnalysisPool = {
+      ...pool,
+      async upload(task, client) {
+        const result = await pool.upload(task, client);
+        const p = file('other-later.stl', meshStl(uvSphere(10, 40, 20)));
+        other = pool.analyze({ path: p, extension: 'stl', color: '#007bff' }, 'another client');
+        await new Promise((r) => setTimeout(r, 20));
+        const later = result.later!;
+        return { ...result, later: { ...later, view: held.then(() => later.view) } };
+      },
+    };
+    // Not the earlier test's sphere: the same file of the same owner would share its stored extras.
+    const upload = receivedUpload(dir, meshStl(uvSphere(31, 800, 201)), 'later.stl');
+    const deps: UploadDeps = {
+      db: database.db,
+      store,
+      pool: busyPool,
+      now: () => new Date(),
+      log: silentLog,
+    };
+    const modelsDeps = {
+      ctx: { db: database.db },
+      store,
+      pool,
+      disk: { check: async () => {} },
+      tmpDir: path.join(dir, 'tmp'),
+    } as unknown as ModelsDeps;
+    const log = silentLog as unknown as Parameters<typeof ensureViewMesh>[3];
+    const get = vi.spyOn(store, 'get');
+    const row = await createModelFromUpload(deps, upload, visitor);
+    fs.rmSync(upload.tempPath, { force: true });
+    expect(await coarseView(row)).toBeNull();
+    // The viewer asks at once: the request waits for the upload's task, which leaves the view for later (not a
+    // failure: it is not refused), and then makes it from the stored file.
+    const viewing = ensureViewMesh(modelsDeps, row, '', log);
+    await new Promise((r) => setTimeout(r, 200)); // it is waiting for the task by then
+    release();
+    const viewed = await viewing;
+    expect(viewed.viewKey).toBeTruthy();
+    expect(viewed.viewTriangles).toBeLessThanOrEqual(300_000);
+    expect(get).toHaveBeenCalledWith(row.storageKey);
+    await other;
+    await extrasSettled();
+    expect((await findModel(database.db, row.id))!.previewKey).toBeTruthy();
   }, 60_000);
 });

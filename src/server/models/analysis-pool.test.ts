@@ -66,6 +66,23 @@ describe('analysis pool', () => {
     expect(ok.ok).toBe(true);
   });
 
+  it('gives a preview or view job twice the time limit: it reads the model again, then makes its extra', async () => {
+    const worker = new URL('./testing-slow-worker.mjs', import.meta.url).href;
+    const slow = createAnalysisPool({ maxThreads: 1, timeoutMs: 1_000, workerFile: worker });
+    try {
+      const task = { path: 'unused', extension: 'stl' as const, color: '#007bff', sleepMs: 1_500 };
+      const err = await slow.analyze(task).catch((e: unknown) => e);
+      expect((err as AnalysisLimitError).reason).toBe('timeout');
+      const made = await slow.extras({ ...task, extra: 'view' });
+      expect(made.viewError).toBe('slept');
+      const longer = { ...task, sleepMs: 2_500 };
+      const late = await slow.extras({ ...longer, extra: 'view' }).catch((e: unknown) => e);
+      expect((late as AnalysisLimitError).reason).toBe('timeout');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('answers busy at once when the waiting room is full, and works on afterwards', async () => {
     const small = createAnalysisPool({ maxThreads: 1, maxWaiting: 1 });
     try {

@@ -66,7 +66,7 @@ export type UploadStream = {
 
 /**
  * What came of following an upload: its analysis, or why there is none and the file is to be analysed as
- * usual ('slow': the bytes came too slowly, 'busy': another model waited for a thread meanwhile,
+ * usual ('slow': the bytes came too slowly, 'busy': another model waited for its analysis meanwhile,
  * 'aborted': told to stop, 'failed': the task failed otherwise,
  * its thread crashed). A model past its time limit or memory cap rejects with AnalysisLimitError instead.
  */
@@ -198,10 +198,13 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     // another, cold, for this task).
     if (warming) await warming;
     const controller = new AbortController();
-    let timer = held ? undefined : setTimeout(() => controller.abort(), timeoutMs);
+    // An extras job reads its model again (the analysis, within its limit), then makes its preview or view:
+    // twice the limit, as an upload's task has for the same work (its limit counted anew at the answer).
+    const limitMs = name === 'buildExtras' ? 2 * timeoutMs : timeoutMs;
+    let timer = held ? undefined : setTimeout(() => controller.abort(), limitMs);
     started(() => {
       clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(), timeoutMs);
+      timer = setTimeout(() => controller.abort(), limitMs);
     });
     try {
       return await pool.run(task, { signal: controller.signal, name, transferList });

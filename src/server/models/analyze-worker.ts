@@ -72,8 +72,8 @@ export type AnalyzeTask = {
    */
   follow?: { progress: SharedArrayBuffer; expectedSize: number };
   /**
-   * An upload's: [0] of an Int32Array over it is how many models wait for their analysis (fair-queue.ts).
-   * Its views are made only while none does (UploadViewResult's deferred).
+   * An upload's: [0] of an Int32Array over it is how many models wait for their analysis (fair-queue.ts),
+   * read once after the answer: while one does, the views are left for later (UploadViewResult's deferred).
    */
   waiting?: SharedArrayBuffer;
 };
@@ -324,16 +324,16 @@ function indexedMesh(model: Read): Indexed {
 
 /**
  * After an upload's answer: a big model's coarse view and preview, posted as they are made, then its view
- * mesh, all from the mesh in memory. A failure leaves that extra out (made again when asked for). While
- * another model waits for its analysis, the views are left for later (deferred: made when the viewer asks
- * for them) so that its price does not wait behind them; the preview, which the model's card shows at once
- * and which costs a fraction of a view, is made all the same.
+ * mesh, all from the mesh in memory. A failure leaves that extra out (made again when asked for). When
+ * another model is waiting for its analysis by then, both views are left for later (deferred: the full view
+ * is made when the viewer first asks for it, from the stored file) so that its price does not wait behind
+ * them; the preview, which the model's card shows at once and which costs a fraction of a view, is made all
+ * the same. Decided once, before the coarse view: a coarse view is only worth making with its full view.
  */
 async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise<UploadViewResult> {
   const started = performance.now();
-  const waiting = task.waiting ? new Int32Array(task.waiting) : null;
-  const priceWaits = () => waiting !== null && Atomics.load(waiting, 0) > 0;
   const ms = () => performance.now() - started;
+  const deferred = task.waiting !== undefined && Atomics.load(new Int32Array(task.waiting), 0) > 0;
   let mesh: Indexed;
   try {
     mesh = indexedMesh(model);
@@ -341,7 +341,7 @@ async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise
     return { view: null, viewError: String(err), ms: ms() };
   }
   model.mesh = null;
-  if (model.analysis.triangles > COARSE_VIEW_ABOVE && !priceWaits()) {
+  if (model.analysis.triangles > COARSE_VIEW_ABOVE && !deferred) {
     const coarse = await coarseViewMeshOf(mesh).catch(() => null);
     port.postMessage({ kind: 'coarse', view: coarse }, transfer(coarse?.glb));
   }
@@ -349,7 +349,7 @@ async function uploadExtras(task: AnalyzeTask, port: Port, model: Read): Promise
     const { png, previewError } = tryPreview(task, { ...model, feed: indexedFeed(mesh) });
     port.postMessage({ kind: 'preview', png, previewError }, transfer(png));
   }
-  if (priceWaits()) return { view: null, viewError: null, ms: ms(), deferred: true };
+  if (deferred) return { view: null, viewError: null, ms: ms(), deferred: true };
   try {
     return { view: await viewMeshOf(mesh), viewError: null, ms: ms() };
   } catch (err) {

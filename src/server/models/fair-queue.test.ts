@@ -42,6 +42,8 @@ describe('FairQueue', () => {
     const first = await q.acquire('a');
     const waiting = [q.acquire('b'), q.acquire('c')];
     await expect(q.acquire('d')).rejects.toBeInstanceOf(QueueFullError);
+    // The refused model is not counted among those waiting for their analysis.
+    expect(q.queuedAnalyses).toBe(2);
     first();
     (await waiting[0]!)();
     (await waiting[1]!)();
@@ -105,5 +107,27 @@ describe('FairQueue', () => {
     // Analyses by client in turn (c has nothing running), then the extras jobs by client in turn.
     expect(order).toEqual(['upload 1', 'upload 3', 'upload 2', 'preview of 1', 'view of 1']);
     expect(q.queuedAnalyses).toBe(0);
+  });
+
+  it('lets an extras job that waited its patience out go before the next analysis', async () => {
+    const q = new FairQueue(1, 100, 50);
+    const order: string[] = [];
+    const releases: (() => void)[] = [];
+    const start = (name: string, client: string, kind: 'analysis' | 'extras') =>
+      q.acquire(client, kind).then((release) => {
+        order.push(name);
+        releases.push(release);
+      });
+    const all = [start('upload 1', 'a', 'analysis'), start('view of 0', 'b', 'extras')];
+    await tick();
+    await new Promise((r) => setTimeout(r, 60));
+    all.push(start('upload 2', 'c', 'analysis'));
+    await tick();
+    while (releases.length > 0) {
+      releases.shift()!();
+      await tick();
+    }
+    await Promise.all(all);
+    expect(order).toEqual(['upload 1', 'view of 0', 'upload 2']);
   });
 });

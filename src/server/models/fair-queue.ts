@@ -2,9 +2,13 @@
 // waiting uploads are served by client in turn, not first come first served: a client whose model is being
 // analysed waits while another client has one waiting, so one address sending many big models holds at most
 // one thread while others wait. Prices come first: a waiting analysis goes before any waiting extras job (a
-// stored model's preview or view mesh), and the number of analyses waiting is published in shared memory,
-// where an upload's task about to make its views looks, and leaves them for later if one waits
-// (analyze-worker.ts). The waiting room is bounded: a full one refuses at once.
+// stored model's preview or view mesh) unless that job has waited EXTRAS_PATIENCE_MS (a customer who opened
+// the viewer is not kept waiting for ever by a stream of uploads), and the number of analyses waiting is
+// published in shared memory, where an upload's task about to make its views looks, and leaves them for
+// later if one waits (analyze-worker.ts). The waiting room is bounded: a full one refuses at once.
+
+/** How long an extras job waits behind analyses at most before it goes first. */
+export const EXTRAS_PATIENCE_MS = 10_000;
 
 /** An analysis (a customer waits for its price) or an extras job (a preview or view mesh, made later). */
 export type TaskKind = 'analysis' | 'extras';
@@ -15,7 +19,7 @@ export class QueueFullError extends Error {
   }
 }
 
-type Waiter = { client: string; start: () => void };
+type Waiter = { client: string; start: () => void; since: number };
 
 export class FairQueue {
   private readonly running = new Map<string, number>();
@@ -35,6 +39,7 @@ export class FairQueue {
   constructor(
     private readonly slots: number,
     private readonly maxWaiting: number,
+    private readonly extrasPatienceMs = EXTRAS_PATIENCE_MS,
   ) {}
 
   /** Tasks waiting for a thread now. */
@@ -57,7 +62,7 @@ export class FairQueue {
     return new Promise((resolve) => {
       const waiting = this.waiting[kind];
       const list = waiting.get(client) ?? [];
-      list.push({ client, start: () => resolve(this.take(client)) });
+      list.push({ client, start: () => resolve(this.take(client)), since: performance.now() });
       waiting.set(client, list);
       this.waitingCount++;
       if (kind === 'analysis') Atomics.add(this.analysesWaiting, 0, 1);
@@ -92,12 +97,12 @@ export class FairQueue {
   }
 
   /**
-   * Fills free threads: analyses before extras jobs; within each, clients with nothing running first, the one
-   * served longest ago first; then anyone.
+   * Fills free threads: analyses before extras jobs (but one that waited its patience out goes first); within
+   * each, clients with nothing running first, the one served longest ago first; then anyone.
    */
   private dispatch(): void {
     while (this.active < this.slots && this.waitingCount > 0) {
-      const kind: TaskKind = this.waiting.analysis.size > 0 ? 'analysis' : 'extras';
+      const kind: TaskKind = this.waiting.analysis.size > 0 && !this.extrasOverdue() ? 'analysis' : 'extras';
       const waiting = this.waiting[kind];
       const chosen = this.pick(waiting, true) ?? this.pick(waiting, false);
       if (chosen === undefined) return;
@@ -108,6 +113,13 @@ export class FairQueue {
       if (kind === 'analysis') Atomics.sub(this.analysesWaiting, 0, 1);
       next.start();
     }
+  }
+
+  /** Whether an extras job has waited longer than its patience (each client's first waited longest). */
+  private extrasOverdue(): boolean {
+    const due = performance.now() - this.extrasPatienceMs;
+    for (const list of this.waiting.extras.values()) if (list[0]!.since <= due) return true;
+    return false;
   }
 
   private pick(waiting: Map<string, Waiter[]>, idleOnly: boolean): string | undefined {

@@ -187,9 +187,10 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     transferList: TransferList = [],
     held?: () => void,
   ) {
+    const kind = name === 'buildExtras' ? 'extras' : 'analysis';
     let release: () => void;
     try {
-      release = held ?? (await queue.acquire(client, name === 'buildExtras' ? 'extras' : 'analysis'));
+      release = held ?? (await queue.acquire(client, kind));
     } catch (err) {
       if (err instanceof QueueFullError) throw new AnalysisLimitError('busy');
       throw err;
@@ -200,7 +201,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions = {}): AnalysisP
     const controller = new AbortController();
     // An extras job reads its model again (the analysis, within its limit), then makes its preview or view:
     // twice the limit, as an upload's task has for the same work (its limit counted anew at the answer).
-    const limitMs = name === 'buildExtras' ? 2 * timeoutMs : timeoutMs;
+    const limitMs = kind === 'extras' ? 2 * timeoutMs : timeoutMs;
     let timer = held ? undefined : setTimeout(() => controller.abort(), limitMs);
     started(() => {
       clearTimeout(timer);

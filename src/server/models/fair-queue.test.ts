@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue, QueueFullError } from './fair-queue.ts';
+import { FairQueue, QueueFullError, type TaskKind } from './fair-queue.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** Tasks of either kind that note, by name, the order in which they got a thread, and keep their release. */
+function recorder(q: FairQueue) {
+  const order: string[] = [];
+  const releases: (() => void)[] = [];
+  const start = (name: string, client: string, kind: TaskKind) =>
+    q.acquire(client, kind).then((release) => {
+      order.push(name);
+      releases.push(release);
+    });
+  return { order, releases, start };
+}
 
 describe('FairQueue', () => {
   it('serves waiting clients in turn: a busy client waits while another has a task waiting', async () => {
@@ -80,13 +92,7 @@ describe('FairQueue', () => {
 
   it('serves prices first: a waiting analysis goes before extras jobs that waited longer', async () => {
     const q = new FairQueue(1, 100);
-    const order: string[] = [];
-    const releases: (() => void)[] = [];
-    const start = (name: string, client: string, kind: 'analysis' | 'extras') =>
-      q.acquire(client, kind).then((release) => {
-        order.push(name);
-        releases.push(release);
-      });
+    const { order, releases, start } = recorder(q);
     const all = [
       start('upload 1', 'a', 'analysis'),
       start('view of 1', 'a', 'extras'),
@@ -111,13 +117,7 @@ describe('FairQueue', () => {
 
   it('lets an extras job that waited its patience out go before the next analysis', async () => {
     const q = new FairQueue(1, 100, 50);
-    const order: string[] = [];
-    const releases: (() => void)[] = [];
-    const start = (name: string, client: string, kind: 'analysis' | 'extras') =>
-      q.acquire(client, kind).then((release) => {
-        order.push(name);
-        releases.push(release);
-      });
+    const { order, releases, start } = recorder(q);
     const all = [start('upload 1', 'a', 'analysis'), start('view of 0', 'b', 'extras')];
     await tick();
     await new Promise((r) => setTimeout(r, 60));
